@@ -1,0 +1,63 @@
+"""The backfill flow: the daily flow over a range of past days; a failed day stops nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from omoide.flows.daily import daily
+from omoide.tasks.artifacts import publish_markdown
+from prefect import flow, get_run_logger
+
+from omoide import progress
+from omoide.days import days_between
+from omoide.errors import OmoideError
+
+
+class BackfillIncomplete(OmoideError):
+    """Some days of a backfill failed; the others completed."""
+
+
+@flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
+def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
+    """Inclusive day range -> the daily flow run for each day; summary per day."""
+    results: dict[str, Any] = {}
+    for day in days_between(start, end):
+        state = daily(day=day, force=force, return_state=True)
+        if state.is_completed():
+            results[day.isoformat()] = {"ok": True, **_counts(state.result())}
+        else:
+            results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
+        progress.advance(day.isoformat())
+    publish_markdown(
+        _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
+    )
+    failed = [d for d, r in results.items() if not r["ok"]]
+    get_run_logger().info(
+        "backfill %s..%s: %d days, %d failed", start, end, len(results), len(failed)
+    )
+    if failed:
+        raise BackfillIncomplete(
+            f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}"
+        )
+    return results
+
+
+def _counts(summary: dict[str, Any]) -> dict[str, int]:
+    """Daily summary -> the figures shown per day."""
+    return {
+        "events": sum(r["events"] for r in summary["sources"].values()),
+        "quarantined": sum(r["quarantined"] for r in summary["sources"].values()),
+        "sessions": summary["sessions"]["sessions"],
+    }
+
+
+def _markdown(results: dict[str, Any]) -> str:
+    """Per-day results -> Markdown table."""
+    lines = ["| day | status | events | sessions | quarantined |", "|---|---|---|---|---|"]
+    for day, r in results.items():
+        if r["ok"]:
+            lines.append(f"| {day} | ok | {r['events']} | {r['sessions']} | {r['quarantined']} |")
+        else:
+            lines.append(f"| {day} | **failed**: {r['error']} | | | |")
+    return "# omoide backfill\n\n" + "\n".join(lines) + "\n"

@@ -1,0 +1,112 @@
+"""The daily flow: collect → sanitize → sessionize one local day, every edge gated."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from omoide.tasks.artifacts import publish_markdown
+from omoide.tasks.ingest import ingest_source
+from omoide.tasks.sessionize import sessionize_day
+from prefect import flow, get_run_logger
+from prefect.runtime import flow_run
+
+from omoide.days import yesterday
+from omoide.errors import OmoideError
+from omoide.settings import get_settings
+
+
+class DayIncomplete(OmoideError):
+    """Some sources of a day failed; the others were still processed."""
+
+
+def daily_run_name() -> str:
+    """Flow-run parameters -> 'daily-YYYY-MM-DD' (the default day resolved)."""
+    day = flow_run.parameters.get("day")
+    if day is None:
+        day = yesterday(get_settings().timezone, datetime.now(UTC))
+    return f"daily-{day}"
+
+
+@flow(name="daily", flow_run_name=daily_run_name, log_prints=False)
+def daily(
+    day: date | None = None,
+    session_gap_s: float | None = None,
+    min_dwell_s: float | None = None,
+    excluded_domains: list[str] | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Local day (default yesterday) -> lake events and sessions; summary of counts."""
+    settings = get_settings()
+    now = datetime.now(UTC)
+    day = day or yesterday(settings.timezone, now)
+    excluded = settings.excluded_domains if excluded_domains is None else excluded_domains
+    ingest = ingest_source.with_options(refresh_cache=force or None)
+    common = dict(
+        day=day,
+        tz=settings.timezone,
+        excluded_domains=excluded,
+        lake_dir=settings.lake_dir,
+        quarantine_dir=settings.quarantine_dir,
+        now=now,
+    )
+    futures = {s.name: ingest.submit(source=s, **common) for s in settings.sources}
+    by_source: dict[str, Any] = {}
+    failures: list[str] = []
+    for source in settings.sources:
+        result = futures[source.name].result(raise_on_failure=False)
+        if isinstance(result, dict) and not Path(result["path"]).exists():
+            # A cached result whose lake file was deleted since: recompute it.
+            result = ingest_source.with_options(refresh_cache=True)(source=source, **common)
+        if isinstance(result, BaseException):
+            failures.append(f"{source.name}: {result}")
+        else:
+            by_source[source.name] = result
+    sess_args = dict(
+        lake_dir=settings.lake_dir,
+        day=day,
+        tz=settings.timezone,
+        now=now,
+        gap_s=settings.session_gap_s if session_gap_s is None else session_gap_s,
+        min_dwell_s=settings.min_dwell_s if min_dwell_s is None else min_dwell_s,
+    )
+    sessions = sessionize_day.with_options(refresh_cache=force or None)(**sess_args)
+    if not Path(sessions["path"]).exists():
+        sessions = sessionize_day.with_options(refresh_cache=True)(**sess_args)
+    summary = {
+        "day": day.isoformat(),
+        "sources": by_source,
+        "sessions": sessions,
+        "failures": failures,
+    }
+    publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")
+    get_run_logger().info("day %s: %d sources ok, %d failed", day, len(by_source), len(failures))
+    if failures:
+        raise DayIncomplete(
+            f"{len(failures)} of {len(settings.sources)} sources failed for {day}: "
+            + "; ".join(failures)
+        )
+    return summary
+
+
+def _summary_markdown(summary: dict[str, Any]) -> str:
+    """Run summary -> Markdown table of counts per source (no personal text)."""
+    lines = [
+        f"# omoide daily — {summary['day']}",
+        "",
+        "| source | events | added | quarantined | redactions |",
+        "|---|---|---|---|---|",
+    ]
+    for name, r in summary["sources"].items():
+        red = ", ".join(f"{k} {v}" for k, v in sorted(r["redactions"].items())) or "none"
+        lines.append(f"| {name} | {r['events']} | {r['added']} | {r['quarantined']} | {red} |")
+    s = summary["sessions"]
+    lines += [
+        "",
+        f"Sessions: {s['sessions']} from {s['events']} activity events "
+        f"(compression {s['compression']}×).",
+    ]
+    for f in summary["failures"]:
+        lines.append(f"- **failed** {f}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,248 @@
+"""The omoide command: thin; calls flows or library functions; errors are one clear line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from omoide import progress
+from omoide.days import days_between, parse_day, yesterday
+from omoide.errors import OmoideError
+from omoide.settings import Settings, get_settings
+
+app = typer.Typer(
+    help="omoide: a private, local-first memory built from your own activity traces.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+bench_app = typer.Typer(help="Benchmarks: PII scoring, throughput.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+out = Console()
+err = Console(stderr=True)
+
+
+def _flows(settings: Settings):  # noqa: ANN202 - returns the flows module
+    """Settings -> the flows module, imported only after Prefect's environment is set."""
+    from omoide.runtime import apply_prefect_environment
+
+    apply_prefect_environment(settings.home)
+    import omoide.flows.backfill as backfill_module
+    import omoide.flows.daily as daily_module
+
+    return daily_module, backfill_module
+
+
+@app.command()
+def init() -> None:
+    """Create OMOIDE_HOME with a starter omoide.toml listing the browser profiles found."""
+    from omoide.discover import browser_profiles, starter_toml
+
+    settings = get_settings()
+    for d in (settings.home, settings.lake_dir, settings.quarantine_dir, settings.vault_dir):
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    toml = settings.home / "omoide.toml"
+    if toml.exists():
+        out.print(f"{toml} exists; left unchanged.")
+        return
+    profiles = browser_profiles()
+    toml.write_text(starter_toml(profiles, _local_timezone()), encoding="utf-8")
+    out.print(
+        f"Wrote {toml} with {len(profiles)} browser profile(s). Edit it, then `omoide doctor`."
+    )
+
+
+def _local_timezone() -> str:
+    """This machine's IANA timezone name, or UTC when it cannot be told."""
+    link = Path("/etc/localtime")
+    if link.is_symlink() and "zoneinfo/" in str(link.resolve()):
+        return str(link.resolve()).split("zoneinfo/", 1)[1]
+    return "UTC"
+
+
+@app.command()
+def sample(
+    days: Annotated[int, typer.Option(min=1, max=366, help="How many days.")] = 7,
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder to write (becomes an OMOIDE_HOME).")
+    ] = Path("sample"),
+    end: Annotated[str, typer.Option(help="Last sample day, YYYY-MM-DD.")] = "2026-11-20",
+) -> None:
+    """Write a deterministic sample week in the real source formats, plus its omoide.toml."""
+    from omoide.sample import write_sample
+
+    first, last = write_sample(out_dir, days=days, end=parse_day(end))
+    out.print(f"{first} {last}")
+
+
+@app.command()
+def run(
+    day: Annotated[
+        str | None, typer.Option(help="Local day YYYY-MM-DD (default: yesterday).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
+) -> None:
+    """Run the daily flow for one day."""
+    settings = get_settings()
+    the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
+    daily_module, _ = _flows(settings)
+    state = daily_module.daily(day=the_day, force=force, return_state=True)
+    if not state.is_completed():
+        raise OmoideError(state.message or f"daily run for {the_day} failed")
+    _print_day(state.result())
+
+
+@app.command()
+def backfill(
+    start: Annotated[str, typer.Option(help="First day, YYYY-MM-DD.")],
+    end: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD (inclusive).")],
+    force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
+) -> None:
+    """Run the daily flow for every day from START to END; a failed day stops nothing."""
+    settings = get_settings()
+    first, last = parse_day(start), parse_day(end)
+    n = len(days_between(first, last))
+    _, backfill_module = _flows(settings)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as bar:
+        job = bar.add_task("backfill", total=n)
+        progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
+        try:
+            state = backfill_module.backfill(start=first, end=last, force=force, return_state=True)
+        finally:
+            progress.install(None)
+    results = state.result(raise_on_failure=False) if state.is_completed() else None
+    if results is None:
+        raise OmoideError(state.message or "backfill failed")
+    table = Table("day", "status", "events", "sessions", "quarantined")
+    for d, r in results.items():
+        table.add_row(d, "ok", str(r["events"]), str(r["sessions"]), str(r["quarantined"]))
+    out.print(table)
+
+
+def _print_day(summary: dict) -> None:
+    """Daily summary -> a table on stdout."""
+    table = Table(
+        "source", "events", "added", "quarantined", "redactions", title=f"omoide {summary['day']}"
+    )
+    for name, r in summary["sources"].items():
+        red = ", ".join(f"{k}={v}" for k, v in sorted(r["redactions"].items())) or "-"
+        table.add_row(name, str(r["events"]), str(r["added"]), str(r["quarantined"]), red)
+    out.print(table)
+    s = summary["sessions"]
+    out.print(f"{s['sessions']} sessions from {s['events']} activity events ({s['compression']}×)")
+
+
+@app.command()
+def serve() -> None:
+    """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
+    settings = get_settings()
+    daily_module, backfill_module = _flows(settings)
+    from prefect import serve as prefect_serve
+
+    out.print(
+        f"Serving daily at 02:00 {settings.timezone} and backfill; open the UI with `prefect server start`."
+    )
+    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone))
+
+
+def deployments(daily_module, backfill_module, timezone: str) -> list:  # noqa: ANN001
+    """Flow modules + timezone -> the runner deployments `serve` runs."""
+    from prefect.schedules import Cron
+
+    return [
+        daily_module.daily.to_deployment(
+            name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
+        ),
+        backfill_module.backfill.to_deployment(name="backfill"),
+    ]
+
+
+@app.command()
+def doctor() -> None:
+    """Show the configuration, which sources are found and readable, which backends answer."""
+    from omoide.doctor import checks
+
+    settings = get_settings()
+    table = Table("check", "status", "detail", title=f"omoide doctor — home {settings.home}")
+    ok_all = True
+    for name, ok, detail in checks(settings):
+        ok_all &= ok is not False
+        status = {True: "[green]ok[/]", False: "[red]problem[/]", None: "[yellow]n/a[/]"}[ok]
+        table.add_row(name, status, detail)
+    out.print(table)
+    if not ok_all:
+        raise typer.Exit(1)
+
+
+@bench_app.command("pii")
+def bench_pii(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSONL in the pii_dev format.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Score the sanitizer's PII detection: recall per type and overall precision."""
+    from omoide.bench_pii import score
+
+    result = score(data)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("type", "recall")
+    for t, r in result["recall"].items():
+        table.add_row(t, f"{r:.3f}")
+    out.print(table)
+    out.print(f"precision {result['precision']:.3f} over {result['cases']} cases")
+
+
+@bench_app.command("throughput")
+def bench_throughput(
+    events: Annotated[int, typer.Option(min=1000, help="Synthetic events to generate.")] = 100_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Time collect→sanitize→sessionize against a row-by-row reference and a bare regex scan."""
+    from omoide.bench_throughput import run_benchmark
+
+    result = run_benchmark(events)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("figure", "value")
+    for k, v in result.items():
+        table.add_row(k, f"{v:,.2f}" if isinstance(v, float) else str(v))
+    out.print(table)
+
+
+def main() -> None:
+    """Console-script entry: run the app; domain errors become one line and exit code 1."""
+    try:
+        app()
+    except OmoideError as exc:
+        err.print(f"[red]omoide:[/] {exc}", highlight=False)
+        sys.exit(1)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        err.print(
+            f"[red]omoide:[/] invalid configuration: {where}: {first['msg']}", highlight=False
+        )
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,85 @@
+"""One pyarrow schema per stage edge, and helpers to cast frames to them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+
+TS = pa.timestamp("us", tz="UTC")
+
+# Kinds of events a collector emits; sessionize groups the activity kinds.
+EVENT_TYPES = ("visit", "window", "web", "afk", "note", "retain", "chat")
+ACTIVITY_TYPES = ("visit", "window", "web", "chat")
+SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", "chat")
+FACT_KINDS = ("W", "B", "O", "S")
+
+EVENTS = pa.schema(
+    [
+        pa.field("event_id", pa.string(), nullable=False),
+        pa.field("ts", TS, nullable=False),
+        pa.field("duration_s", pa.float64(), nullable=False),
+        pa.field("source", pa.string(), nullable=False),  # kind: chrome, firefox, ...
+        pa.field("source_name", pa.string(), nullable=False),  # configured name
+        pa.field("event_type", pa.string(), nullable=False),
+        pa.field("app", pa.string()),
+        pa.field("title", pa.string()),
+        pa.field("url", pa.string()),
+        pa.field("text", pa.string()),
+        pa.field("actor", pa.string()),  # chat speaker
+        pa.field("fact_kind", pa.string()),  # W/B/O/S for `## Retain` lines
+        pa.field("confidence", pa.float64()),  # O(c=0.9)
+        pa.field("entities", pa.list_(pa.string())),
+        pa.field("transition", pa.string()),  # browser visit transition core type
+        pa.field("source_ref", pa.string(), nullable=False),
+        pa.field("recorded_at", TS, nullable=False),
+    ]
+)
+
+SESSIONS = pa.schema(
+    [
+        pa.field("session_id", pa.string(), nullable=False),
+        pa.field("start", TS, nullable=False),
+        pa.field("end", TS, nullable=False),
+        pa.field("duration_s", pa.float64(), nullable=False),
+        pa.field("app", pa.string()),
+        pa.field("domain", pa.string()),
+        pa.field("titles", pa.list_(pa.string())),
+        pa.field("urls", pa.list_(pa.string())),
+        pa.field("n_events", pa.int64(), nullable=False),
+        pa.field("source_refs", pa.list_(pa.string())),
+        pa.field("event_ids", pa.list_(pa.string())),
+        pa.field("recorded_at", TS, nullable=False),
+    ]
+)
+
+QUARANTINE = pa.schema(
+    [
+        pa.field("stage", pa.string(), nullable=False),
+        pa.field("source_name", pa.string()),
+        pa.field("ref", pa.string()),  # where the bad record lives: path#Lnn, table row id
+        pa.field("reason", pa.string(), nullable=False),
+        pa.field("excerpt", pa.string()),  # redacted, truncated
+        pa.field("quarantined_at", TS, nullable=False),
+    ]
+)
+
+_LIST_DEFAULTS = {"entities", "titles", "urls", "source_refs", "event_ids"}
+
+
+def empty(schema: pa.Schema) -> pd.DataFrame:
+    """Schema -> empty DataFrame with its columns."""
+    return schema.empty_table().to_pandas()
+
+
+def conform(df: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
+    """Frame -> frame with exactly the schema's columns, in order (missing ones null/empty)."""
+    out = df.copy()
+    for name in schema.names:
+        if name not in out.columns:
+            out[name] = [[] for _ in range(len(out))] if name in _LIST_DEFAULTS else None
+    return out[schema.names]
+
+
+def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
+    """Frame -> arrow table cast to the schema; raises if a column cannot be cast."""
+    return pa.Table.from_pandas(conform(df, schema), schema=schema, preserve_index=False)

@@ -1,0 +1,43 @@
+"""What every collector returns, and helpers to build it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import pandas as pd
+
+from omoide import schemas
+
+
+@dataclass
+class Reject:
+    """A record a collector could not turn into an event: where it is and why."""
+
+    ref: str
+    reason: str
+    excerpt: str = ""
+
+
+@dataclass
+class Collected:
+    """Collector output: events in the EVENTS schema plus rejected records."""
+
+    events: pd.DataFrame
+    rejects: list[Reject] = field(default_factory=list)
+
+
+def events_frame(records: Iterable[Mapping[str, Any]], recorded_at: datetime) -> pd.DataFrame:
+    """Dict records -> DataFrame conformed to the EVENTS schema (UTC timestamps)."""
+    df = pd.DataFrame.from_records(list(records))
+    if df.empty:
+        return schemas.empty(schemas.EVENTS)
+    df["recorded_at"] = pd.Timestamp(recorded_at).tz_convert("UTC")
+    df["ts"] = pd.to_datetime(df["ts"], utc=True)
+    df["duration_s"] = df.get("duration_s", 0.0)
+    df["duration_s"] = df["duration_s"].fillna(0.0).astype("float64")
+    if "entities" not in df.columns:
+        df["entities"] = [[] for _ in range(len(df))]
+    return schemas.conform(df, schemas.EVENTS)

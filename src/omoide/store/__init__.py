@@ -1,0 +1,1 @@
+"""Storage: the parquet lake, quarantine, and (later) LanceDB and the vault."""

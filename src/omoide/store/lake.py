@@ -1,0 +1,115 @@
+"""The parquet lake: lake/<stage>/day=YYYY-MM-DD/<part>.parquet, merged by id, atomic."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from omoide import schemas
+from omoide.ids import stable_id
+from omoide.store.files import write_parquet_atomic
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class MergeCounts:
+    """What a merge did to one lake partition."""
+
+    added: int
+    updated: int
+    kept: int
+    total: int
+
+
+def partition(lake_dir: Path, stage: str, day: date) -> Path:
+    """Lake root, stage, day -> the day's partition folder."""
+    return lake_dir / stage / f"day={day.isoformat()}"
+
+
+def part_path(lake_dir: Path, stage: str, day: date, part: str) -> Path:
+    """Lake root, stage, day, part name -> parquet file path."""
+    return partition(lake_dir, stage, day) / f"{part}.parquet"
+
+
+def read_part(path: Path, schema: pa.Schema) -> pd.DataFrame:
+    """Parquet file -> frame in the schema (empty when the file does not exist)."""
+    if not path.exists():
+        return schemas.empty(schema)
+    return pq.read_table(path, schema=schema).to_pandas()
+
+
+def merge_events(
+    lake_dir: Path, day: date, source_name: str, new: pd.DataFrame, *, replace: bool = False
+) -> MergeCounts:
+    """New events of one source and day -> merged into its partition file (new rows win).
+
+    Browsers purge old history, so by default rows already in the lake are kept even when
+    the source no longer has them; `replace` is for sources that are the full truth of
+    the day when read (a daily note re-read after an edit).
+    """
+    path = part_path(lake_dir, "events", day, source_name)
+    old = read_part(path, schemas.EVENTS)
+    new = new.drop_duplicates("event_id", keep="last")
+    seen = old["event_id"].isin(new["event_id"])
+    updated = int(_changed(old[seen], new).sum()) if seen.any() else 0
+    kept_old = old.iloc[0:0] if replace else old[~seen]
+    merged = pd.concat([kept_old, new], ignore_index=True) if len(kept_old) else new
+    merged = merged.sort_values(["ts", "event_id"], ignore_index=True)
+    counts = MergeCounts(
+        added=int((~new["event_id"].isin(old["event_id"])).sum()),
+        updated=updated,
+        kept=len(kept_old),
+        total=len(merged),
+    )
+    unchanged = counts.added == 0 and counts.updated == 0 and len(merged) == len(old)
+    if not (unchanged and path.exists()):
+        write_parquet_atomic(schemas.to_table(merged, schemas.EVENTS), path)
+    log.info("lake events %s/%s: %s", day, source_name, counts)
+    return counts
+
+
+def _changed(old_rows: pd.DataFrame, new: pd.DataFrame) -> pd.Series:
+    """Old rows (ids also in new) -> bool per row: does the new version differ in content?"""
+    cols = ["ts", "duration_s", "title", "url", "text", "app", "fact_kind", "confidence"]
+    a = old_rows.set_index("event_id")[cols]
+    b = new.set_index("event_id").loc[a.index, cols]
+    same = (a == b) | (a.isna() & b.isna())
+    return ~same.all(axis=1)
+
+
+def read_events(lake_dir: Path, day: date) -> pd.DataFrame:
+    """Lake -> all sanitized events of a day, across sources, time-ordered."""
+    files = sorted(partition(lake_dir, "events", day).glob("*.parquet"))
+    if not files:
+        return schemas.empty(schemas.EVENTS)
+    frames = [read_part(f, schemas.EVENTS) for f in files]
+    return pd.concat(frames, ignore_index=True).sort_values(["ts", "event_id"], ignore_index=True)
+
+
+def write_sessions(lake_dir: Path, day: date, sessions: pd.DataFrame) -> Path:
+    """Sessions of a day -> lake/sessions/day=D/sessions.parquet (derived: replaced whole)."""
+    path = part_path(lake_dir, "sessions", day, "sessions")
+    return write_parquet_atomic(schemas.to_table(sessions, schemas.SESSIONS), path)
+
+
+def read_sessions(lake_dir: Path, day: date) -> pd.DataFrame:
+    """Lake -> the sessions of a day."""
+    return read_part(part_path(lake_dir, "sessions", day, "sessions"), schemas.SESSIONS)
+
+
+def partition_digest(lake_dir: Path, stage: str, day: date) -> str:
+    """Partition -> a digest of its files' names, sizes and mtimes ('' when empty)."""
+    folder = partition(lake_dir, stage, day)
+    if not folder.exists():
+        return ""
+    stats = [
+        (p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.parquet"))
+    ]
+    return stable_id(*stats) if stats else ""
