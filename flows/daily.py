@@ -55,14 +55,19 @@ def daily(
     by_source: dict[str, Any] = {}
     failures: list[str] = []
     for source in settings.sources:
-        result = futures[source.name].result(raise_on_failure=False)
+        future = futures[source.name]
+        result = future.result(raise_on_failure=False)
+        cached = future.state.name == "Cached"
         if isinstance(result, dict) and not Path(result["path"]).exists():
             # A cached result whose lake file was deleted since: recompute it.
             result = ingest_source.with_options(refresh_cache=True)(source=source, **common)
+            cached = False
         if isinstance(result, BaseException):
             failures.append(f"{source.name}: {result}")
+        elif cached:
+            by_source[source.name] = {**result, "cached": True, "added": 0, "updated": 0}
         else:
-            by_source[source.name] = result
+            by_source[source.name] = {**result, "cached": False}
     sess_args = dict(
         lake_dir=settings.lake_dir,
         day=day,

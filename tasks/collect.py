@@ -20,8 +20,6 @@ def _transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook 
         state.result()
     except SourceError as exc:
         return exc.transient
-    except OSError:
-        return True
     except Exception:
         return False
     return False
@@ -31,7 +29,7 @@ def _transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook 
     name="collect",
     task_run_name="collect-{source.name}-{day}",
     retries=3,
-    retry_delay_seconds=exponential_backoff(backoff_factor=2),
+    retry_delay_seconds=exponential_backoff(backoff_factor=5),
     retry_condition_fn=_transient,
     persist_result=False,
     cache_policy=NO_CACHE,

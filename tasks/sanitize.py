@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from datetime import date
 
 import pandas as pd
-from omoide.sanitize import pii_residue, sanitize
 from omoide.tasks.artifacts import publish_quality, publish_redactions
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from omoide import quality
 from omoide.days import day_bounds
+from omoide.residue import pii_residue
+from omoide.sanitize import sanitize
 from omoide.sources import Collected
 
 

@@ -137,11 +137,18 @@ def backfill(
 def _print_day(summary: dict) -> None:
     """Daily summary -> a table on stdout."""
     table = Table(
-        "source", "events", "added", "quarantined", "redactions", title=f"omoide {summary['day']}"
+        "source",
+        "status",
+        "events",
+        "added",
+        "quarantined",
+        "redactions",
+        title=f"omoide {summary['day']}",
     )
     for name, r in summary["sources"].items():
-        red = ", ".join(f"{k}={v}" for k, v in sorted(r["redactions"].items())) or "-"
-        table.add_row(name, str(r["events"]), str(r["added"]), str(r["quarantined"]), red)
+        red = ", ".join(f"{k}={v}" for k, v in sorted(r["redactions"].items()) if v) or "-"
+        status = "cached" if r.get("cached") else "collected"
+        table.add_row(name, status, str(r["events"]), str(r["added"]), str(r["quarantined"]), red)
     out.print(table)
     s = summary["sessions"]
     out.print(f"{s['sessions']} sessions from {s['events']} activity events ({s['compression']}×)")

@@ -1,0 +1,128 @@
+"""The daily and backfill flows under a real (temporary) Prefect API, on the real-format sample."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from prefect.client.orchestration import get_client
+from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+from omoide.sample import write_sample
+from omoide.store.lake import read_events, read_sessions
+from omoide.store.quarantine import read_quarantine
+
+pytestmark = pytest.mark.usefixtures("prefect_harness")
+FIRST, LAST = date(2026, 11, 19), date(2026, 11, 20)
+
+
+@pytest.fixture
+def sample_home(omoide_home: Path) -> Path:
+    """OMOIDE_HOME holding a two-day sample and its omoide.toml."""
+    assert write_sample(omoide_home, days=2, end=LAST) == (FIRST, LAST)
+    return omoide_home
+
+
+def task_states(flow_run_id) -> dict[str, str]:
+    """Flow run id -> {task run name: state name} for its task runs (incl. nested)."""
+    with get_client(sync_client=True) as client:
+        runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    return {r.name: r.state.name for r in runs}
+
+
+def lake_snapshot(home: Path, day: date) -> pd.DataFrame:
+    ev = read_events(home / "lake", day)
+    return ev.drop(columns=["recorded_at"]).sort_values("event_id", ignore_index=True)
+
+
+def test_daily_collects_every_source_and_is_idempotent(sample_home: Path):
+    from omoide.flows.daily import daily
+
+    state = daily(day=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    summary = state.result()
+    assert set(summary["sources"]) == {"chrome", "firefox", "activitywatch", "notes", "chat"}
+    assert all(r["events"] > 0 for r in summary["sources"].values())
+    first = lake_snapshot(sample_home, LAST)
+    assert first["event_id"].is_unique
+    assert set(first["source"]) == {"chrome", "firefox", "activitywatch", "notes", "chat"}
+    sessions = read_sessions(sample_home / "lake", LAST)
+    assert len(sessions) > 0 and summary["sessions"]["compression"] > 1
+
+    again = daily(day=LAST, return_state=True)
+    assert again.is_completed()
+    states = task_states(again.state_details.flow_run_id)
+    ingest = {k: v for k, v in states.items() if k.startswith("ingest-")}
+    assert len(ingest) == 5 and set(ingest.values()) == {"Cached"}, states
+    assert not any(k.startswith("collect-") for k in states)  # no source was read again
+    assert states[f"sessionize-{LAST}"] == "Cached"
+    pd.testing.assert_frame_equal(first, lake_snapshot(sample_home, LAST))
+
+    forced = daily(day=LAST, force=True, return_state=True)
+    assert forced.is_completed()
+    pd.testing.assert_frame_equal(first, lake_snapshot(sample_home, LAST))
+
+
+def test_removed_source_does_not_erase_collected_events(sample_home: Path):
+    from omoide.flows.daily import daily
+
+    assert daily(day=LAST, return_state=True).is_completed()
+    before = lake_snapshot(sample_home, LAST)
+    history = sample_home / "sources" / "chrome" / "Default" / "History"
+    history.unlink()
+    state = daily(day=LAST, return_state=True)
+    assert state.is_failed()
+    assert "History" in state.message and "chrome" in state.message
+    after = lake_snapshot(sample_home, LAST)
+    pd.testing.assert_frame_equal(before, after)
+
+
+def test_bad_inputs_fail_only_their_source(sample_home: Path):
+    from omoide.flows.daily import daily
+
+    src = sample_home / "sources"
+    (src / "chrome" / "Default" / "History").write_bytes(b"this is not sqlite" * 300)
+    export = src / "activitywatch" / "aw-buckets-export.json"
+    export.write_bytes(export.read_bytes()[:5000])
+    note = src / "notes" / f"{LAST}.md"
+    note.write_bytes(note.read_bytes() + b"\n- broken \xff\xfe bytes here\n\n- a fine line after it\n")
+
+    state = daily(day=LAST, return_state=True)
+    assert state.is_failed()
+    assert "History" in state.message and "aw-buckets-export.json" in state.message
+    events = read_events(sample_home / "lake", LAST)
+    assert {"firefox", "notes", "chat"} <= set(events["source_name"])
+    assert "a fine line after it" in set(events["text"].dropna())
+    q = read_quarantine(sample_home / "quarantine")
+    bad = q[q["source_name"] == "notes"]
+    assert len(bad) == 1 and bad.iloc[0]["ref"].startswith(str(note))
+    assert "UTF-8" in bad.iloc[0]["reason"]
+    assert len(read_sessions(sample_home / "lake", LAST)) > 0
+
+
+def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, monkeypatch):
+    import omoide.sources.notes as notes
+    from omoide.errors import SourceError
+    from omoide.flows.backfill import backfill
+
+    state = backfill(start=FIRST, end=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    results = state.result()
+    assert list(results) == [FIRST.isoformat(), LAST.isoformat()]
+    assert all(r["ok"] and r["events"] > 0 for r in results.values())
+
+    real = notes.collect
+
+    def broken_on_first_day(source, start, end, now):
+        if notes.note_day(start) == FIRST:
+            raise SourceError(source.path, "disk error (injected)")
+        return real(source, start, end, now)
+
+    monkeypatch.setattr(notes, "collect", broken_on_first_day)
+    state = backfill(start=FIRST, end=LAST, force=True, return_state=True)
+    assert state.is_failed()
+    assert str(FIRST) in state.message and str(LAST) not in state.message.split("failed:")[-1]
+    for day in (FIRST, LAST):
+        assert len(read_events(sample_home / "lake", day)) > 0
