@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -240,13 +241,18 @@ def main() -> None:
     try:
         app()
     except OmoideError as exc:
-        err.print(f"[red]omoide:[/] {exc}", highlight=False)
+        err.print(f"[red]omoide:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except ValidationError as exc:
+        from omoide.settings import home_from_env
+
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
+        msg = first["msg"].removeprefix("Value error, ")
+        toml = home_from_env() / "omoide.toml"
         err.print(
-            f"[red]omoide:[/] invalid configuration: {where}: {first['msg']}", highlight=False
+            f"[red]omoide:[/] invalid configuration ({toml} or OMOIDE_* variables): {where}: {msg}",
+            highlight=False, soft_wrap=True,
         )
         sys.exit(1)
 

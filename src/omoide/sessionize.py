@@ -8,9 +8,10 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from omoide import schemas
-from omoide.ids import stable_id
+from omoide.ids import stable_ids
 
 log = logging.getLogger(__name__)
 
@@ -89,40 +90,56 @@ def sessions(
 
 
 def _aggregate(ev: pd.DataFrame, day: date, recorded_at: pd.Timestamp) -> pd.DataFrame:
-    """Events tagged with session_no -> one SESSIONS row per session."""
-    g = ev.groupby("session_no", sort=True)
-    out = g.agg(
-        start=("ts", "min"),
-        end=("end", "max"),
-        n_events=("event_id", "size"),
-        key=("key", "first"),
-        app=("app", "first"),
-        first_event=("event_id", "first"),
-        event_ids=("event_id", list),
-        source_refs=("source_ref", list),
+    """Events tagged with session_no -> one SESSIONS row per session, without per-group Python."""
+    ev = ev.sort_values(["session_no", "ts", "event_id"], ignore_index=True)
+    sess = ev["session_no"].to_numpy()
+    first = np.flatnonzero(np.r_[True, sess[1:] != sess[:-1]])
+    offsets = np.r_[first, len(ev)]
+    end_us = ev["end"].dt.as_unit("us").astype("int64").to_numpy()
+    out = pd.DataFrame(
+        {
+            "start": ev["ts"].to_numpy()[first],
+            "end": pd.to_datetime(np.maximum.reduceat(end_us, first), unit="us", utc=True),
+            "n_events": np.diff(offsets),
+            "key": ev["key"].to_numpy()[first],
+            "app": ev.groupby("session_no", sort=True)["app"]
+            .first()
+            .reindex(sess[first])
+            .to_numpy(),
+            "event_ids": _lists(offsets, ev["event_id"]),
+            "source_refs": _lists(offsets, ev["source_ref"]),
+            "titles": _unique_lists(ev, sess[first], "title", _MAX_TITLES),
+            "urls": _unique_lists(ev, sess[first], "url", _MAX_URLS),
+        }
     )
-    out["titles"] = _unique_lists(ev, "title", _MAX_TITLES).reindex(out.index)
-    out["urls"] = _unique_lists(ev, "url", _MAX_URLS).reindex(out.index)
-    for col in ("titles", "urls"):
-        out[col] = out[col].apply(lambda v: v if isinstance(v, list) else [])
+    out["start"] = pd.to_datetime(out["start"], utc=True)
     is_domain = out["key"].str.startswith("domain:")
     out["domain"] = out["key"].str.removeprefix("domain:").where(is_domain, None)
     out["duration_s"] = (out["end"] - out["start"]).dt.total_seconds()
-    out["session_id"] = [
-        stable_id("session", day, k, e) for k, e in zip(out["key"], out["first_event"], strict=True)
-    ]
+    out["session_id"] = stable_ids(
+        pd.Series("session", index=out.index),
+        pd.Series(day.isoformat(), index=out.index),
+        out["key"],
+        pd.Series(ev["event_id"].to_numpy()[first], index=out.index),
+    )
     out["recorded_at"] = recorded_at
     out = out.sort_values(["start", "session_id"], ignore_index=True)
     log.info("sessionized %d events into %d sessions", len(ev), len(out))
     return schemas.conform(out, schemas.SESSIONS)
 
 
-def _unique_lists(ev: pd.DataFrame, col: str, cap: int) -> pd.Series:
-    """Events -> per session, the first `cap` distinct non-null values of col in time order."""
-    sub = ev.loc[ev[col].notna(), ["session_no", "ts", col]].sort_values(["session_no", "ts"])
-    sub = sub.drop_duplicates(["session_no", col])
-    sub = sub[sub.groupby("session_no").cumcount() < cap]
-    return sub.groupby("session_no")[col].agg(list)
+def _lists(offsets: np.ndarray, values: pd.Series) -> pd.Series:
+    """Group offsets + flat values -> an Arrow list column (zero-copy, no per-group Python)."""
+    arr = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(values, pa.string()))
+    return pd.Series(arr, dtype=pd.ArrowDtype(arr.type))
+
+
+def _unique_lists(ev: pd.DataFrame, sessions_no: np.ndarray, col: str, cap: int) -> pd.Series:
+    """Events (sorted by session, time) -> per session the first `cap` distinct values of col."""
+    sub = ev.loc[ev[col].notna(), ["session_no", col]].drop_duplicates()
+    sub = sub[sub.groupby("session_no", sort=False).cumcount() < cap]
+    counts = sub["session_no"].value_counts().reindex(sessions_no, fill_value=0).to_numpy()
+    return _lists(np.r_[0, np.cumsum(counts)], sub[col])
 
 
 def compression_ratio(n_events: int, n_sessions: int) -> float:

@@ -17,7 +17,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 
 from omoide import schemas
 from omoide.errors import SourceError, SourceLockedError
-from omoide.ids import stable_id
+from omoide.ids import stable_id, stable_ids
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected, Reject
 
@@ -213,10 +213,16 @@ def visit_events(
     # Redirect chains store several visits of one URL in the same microsecond; the n-th of
     # them (in visit id order) gets n as an extra id part so each visit keeps its own event.
     nth = ok.groupby(["raw_time", "url"], sort=False).cumcount()
-    ids = [
-        stable_id(source.kind, source.name, t, u, *([n] if n else []))
-        for t, u, n in zip(ok["raw_time"].tolist(), ok["url"].tolist(), nth.tolist(), strict=True)
-    ]
+    ids = stable_ids(
+        pd.Series(source.kind, index=ok.index),
+        pd.Series(source.name, index=ok.index),
+        ok["raw_time"].astype("int64"),
+        ok["url"],
+    )
+    for i in nth.to_numpy().nonzero()[0]:  # rare: only the repeats inside redirect chains
+        ids[i] = stable_id(
+            source.kind, source.name, int(ok["raw_time"].iat[i]), ok["url"].iat[i], int(nth.iat[i])
+        )
     n = len(ok)
     log.info("%s: %d visits, %d rejected", source.name, n, len(rejects))
     if n == 0:

@@ -1,0 +1,80 @@
+"""The omoide command, run as a user runs it (a subprocess of the installed entry point)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EVAL
+
+
+def omoide(*args: str, home: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OMOIDE_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-c", "from omoide.cli import main; main()", *args],
+        capture_output=True, text=True, env=env, timeout=timeout,
+    )
+
+
+def test_sample_writes_sources_and_prints_first_and_last_day(tmp_path: Path, omoide_home: Path):
+    out = tmp_path / "demo"
+    r = omoide("sample", "--days", "7", "--out", str(out), home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["2026-11-14", "2026-11-20"]
+    config = tomllib.loads((out / "omoide.toml").read_text())
+    assert {s["kind"] for s in config["sources"]} == {"chrome", "firefox", "activitywatch", "notes", "chat"}
+    assert config["timezone"] == "Europe/Berlin"
+
+
+def test_doctor_reports_sources(tmp_path: Path, omoide_home: Path):
+    from omoide.sample import write_sample
+
+    write_sample(omoide_home, days=1)
+    r = omoide("doctor", home=omoide_home)
+    assert "source chrome (chrome)" in r.stdout and "timezone" in r.stdout
+    (omoide_home / "omoide.toml").write_text('[[sources]]\nkind = "chrome"\npath = "nope/History"\n')
+    r = omoide("doctor", home=omoide_home)
+    assert r.returncode == 1 and "not found" in r.stdout
+
+
+def test_errors_are_one_line(omoide_home: Path):
+    r = omoide("run", "--day", "20/11/2026", home=omoide_home)
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == ["omoide: not a day (YYYY-MM-DD): '20/11/2026'"]
+    (omoide_home / "omoide.toml").write_text('timezone = "Mars/Base"\n')
+    r = omoide("doctor", home=omoide_home)
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert "invalid configuration" in r.stderr and "timezone: unknown timezone" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_init_writes_a_starter_config(omoide_home: Path):
+    r = omoide("init", home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    config = tomllib.loads((omoide_home / "omoide.toml").read_text())
+    assert "timezone" in config
+    assert (omoide_home / "lake").is_dir() and (omoide_home / "quarantine").is_dir()
+
+
+@pytest.mark.skipif(not (EVAL / "pii" / "pii_dev.jsonl").exists(), reason="eval data absent")
+def test_bench_pii_prints_the_documented_json(omoide_home: Path):
+    r = omoide("bench", "pii", "--data", str(EVAL / "pii" / "pii_dev.jsonl"), "--json", home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    assert set(result["recall"]) == {"EMAIL_ADDRESS", "CREDIT_CARD", "PHONE_NUMBER", "IP_ADDRESS", "URL_SECRET"}
+    assert result["cases"] == 492 and 0 <= result["precision"] <= 1
+
+
+def test_bench_throughput_prints_the_documented_json(omoide_home: Path):
+    r = omoide("bench", "throughput", "--events", "5000", "--json", home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    result = json.loads(r.stdout)
+    for key in ("events_per_s", "reference_events_per_s", "ratio_vs_reference", "regex_scan_ratio"):
+        assert result[key] > 0
+    assert result["events"] == 5000 and result["sessions"] > 0
