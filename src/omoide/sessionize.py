@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from omoide import schemas
 from omoide.ids import stable_ids
@@ -26,15 +27,15 @@ _MAX_URLS = 50
 
 def domains(urls: pd.Series) -> pd.Series:
     """URL series -> lower-case host without 'www.' (None where there is no URL)."""
-    uniq = pd.unique(urls.dropna())
-    hosts = {}
-    for u in uniq:  # per unique URL, not per event: URLs repeat heavily
+    codes, uniq = pd.factorize(urls)
+    hosts = [None] * (len(uniq) + 1)  # the extra last slot serves code -1 (no URL)
+    for i, u in enumerate(uniq):  # per distinct URL, not per event: URLs repeat heavily
         try:
             host = urlsplit(u).hostname or ""
         except ValueError:
             host = ""
-        hosts[u] = host.removeprefix("www.") or None
-    return urls.map(hosts, na_action="ignore").astype(object)
+        hosts[i] = host.removeprefix("www.") or None
+    return pd.Series(np.array(hosts, dtype=object)[codes], index=urls.index, dtype=object)
 
 
 def afk_intervals(events: pd.DataFrame) -> pd.DataFrame:
@@ -67,41 +68,60 @@ def sessions(
 ) -> pd.DataFrame:
     """Sanitized events of one day -> SESSIONS frame (same key revisited within gap = one)."""
     recorded_at = pd.Timestamp(now) if now is not None else pd.Timestamp.now(tz="UTC")
-    ev = events[events["event_type"].isin(schemas.ACTIVITY_TYPES)]
+    cols = ["event_id", "ts", "duration_s", "event_type", "app", "title", "url", "source_ref"]
+    ev = events.loc[events["event_type"].isin(schemas.ACTIVITY_TYPES), cols]
     if ev.empty:
         return schemas.empty(schemas.SESSIONS)
-    ev = ev.sort_values(["ts", "event_id"], ignore_index=True)
+    ev = ev.iloc[_time_order(ev)].reset_index(drop=True)
     ev["key"] = _activity_keys(ev, min_dwell_s)
     ev["end"] = ev["ts"] + pd.to_timedelta(ev["duration_s"], unit="s")
+    ts_us = _us(ev["ts"])
+    afk_starts = _us(afk_intervals(events)["start"])
+    afk_epoch = np.searchsorted(afk_starts, ts_us, side="right")
+    afk_epoch = np.where(ev["event_type"].isin(_AFK_SPLITS).to_numpy(), afk_epoch, -1)
 
-    afk = afk_intervals(events)
-    afk_epoch = np.searchsorted(afk["start"].to_numpy(), ev["ts"].to_numpy(), side="right")
-    ev["afk_epoch"] = np.where(ev["event_type"].isin(_AFK_SPLITS), afk_epoch, -1)
-
-    ev = ev.sort_values(["key", "ts", "event_id"], ignore_index=True)
-    same_key = ev["key"].eq(ev["key"].shift())
+    # Integer codes and numpy from here on: a stable sort by key keeps time order inside it.
+    codes = pd.factorize(ev["key"])[0]
+    order = np.argsort(codes, kind="stable")
+    ev, codes, ts_us, afk_epoch = (
+        ev.iloc[order].reset_index(drop=True),
+        codes[order],
+        ts_us[order],
+        afk_epoch[order],
+    )
     # Latest end so far within the key: a long event can cover later short ones.
-    prev_end = ev.groupby("key", sort=False)["end"].cummax().groupby(ev["key"]).shift()
-    within_gap = (ev["ts"] - prev_end) <= pd.Timedelta(seconds=gap_s)
-    no_afk_between = ev["afk_epoch"].eq(ev["afk_epoch"].shift())
-    new_session = ~(same_key & within_gap & no_afk_between)
-    ev["session_no"] = new_session.cumsum()
+    end_max = pd.Series(_us(ev["end"])).groupby(codes).cummax().to_numpy()
+    same_key = np.r_[False, codes[1:] == codes[:-1]]
+    within_gap = np.r_[False, ts_us[1:] - end_max[:-1] <= gap_s * 1e6]
+    no_afk_between = np.r_[False, afk_epoch[1:] == afk_epoch[:-1]]
+    ev["session_no"] = np.cumsum(~(same_key & within_gap & no_afk_between))
     return _aggregate(ev, day, recorded_at)
+
+
+def _us(ts: pd.Series) -> np.ndarray:
+    """UTC timestamp series -> int64 microseconds since the epoch."""
+    return ts.dt.as_unit("us").astype("int64").to_numpy()
+
+
+def _time_order(ev: pd.DataFrame) -> np.ndarray:
+    """Events -> row order by (ts, event_id), computed in Arrow (fast on large string columns)."""
+    table = pa.table({"ts": _us(ev["ts"]), "id": pa.array(ev["event_id"], pa.string())})
+    return pc.sort_indices(table, sort_keys=[("ts", "ascending"), ("id", "ascending")]).to_numpy()
 
 
 def _aggregate(ev: pd.DataFrame, day: date, recorded_at: pd.Timestamp) -> pd.DataFrame:
     """Events tagged with session_no -> one SESSIONS row per session, without per-group Python."""
-    ev = ev.sort_values(["session_no", "ts", "event_id"], ignore_index=True)
+    # Rows arrive ordered by session, then time (session numbers follow the key/time order).
     sess = ev["session_no"].to_numpy()
     first = np.flatnonzero(np.r_[True, sess[1:] != sess[:-1]])
     offsets = np.r_[first, len(ev)]
     end_us = ev["end"].dt.as_unit("us").astype("int64").to_numpy()
     out = pd.DataFrame(
         {
-            "start": ev["ts"].to_numpy()[first],
+            "start": ev["ts"].iloc[first].reset_index(drop=True),
             "end": pd.to_datetime(np.maximum.reduceat(end_us, first), unit="us", utc=True),
             "n_events": np.diff(offsets),
-            "key": ev["key"].to_numpy()[first],
+            "key": ev["key"].iloc[first].reset_index(drop=True),
             "app": ev.groupby("session_no", sort=True)["app"]
             .first()
             .reindex(sess[first])
@@ -112,7 +132,6 @@ def _aggregate(ev: pd.DataFrame, day: date, recorded_at: pd.Timestamp) -> pd.Dat
             "urls": _unique_lists(ev, sess[first], "url", _MAX_URLS),
         }
     )
-    out["start"] = pd.to_datetime(out["start"], utc=True)
     is_domain = out["key"].str.startswith("domain:")
     out["domain"] = out["key"].str.removeprefix("domain:").where(is_domain, None)
     out["duration_s"] = (out["end"] - out["start"]).dt.total_seconds()
@@ -120,7 +139,7 @@ def _aggregate(ev: pd.DataFrame, day: date, recorded_at: pd.Timestamp) -> pd.Dat
         pd.Series("session", index=out.index),
         pd.Series(day.isoformat(), index=out.index),
         out["key"],
-        pd.Series(ev["event_id"].to_numpy()[first], index=out.index),
+        ev["event_id"].iloc[first].reset_index(drop=True),
     )
     out["recorded_at"] = recorded_at
     out = out.sort_values(["start", "session_id"], ignore_index=True)

@@ -1,0 +1,78 @@
+"""prefect.yaml, the served deployments, Prefect's environment and machine discovery."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import yaml
+
+from omoide.discover import browser_profiles, starter_toml
+from omoide.fingerprint import input_files, source_fingerprint
+from omoide.runtime import prefect_environment
+from omoide.settings import SourceConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_prefect_yaml_declares_daily_and_backfill_with_real_entrypoints():
+    spec = yaml.safe_load((ROOT / "prefect.yaml").read_text())
+    by_name = {d["name"]: d for d in spec["deployments"]}
+    assert set(by_name) == {"daily", "backfill"}
+    assert by_name["daily"]["schedules"][0]["cron"] == "0 2 * * *"
+    for d in by_name.values():
+        path, func = d["entrypoint"].split(":")
+        module = importlib.import_module("omoide." + path.removesuffix(".py").replace("/", "."))
+        assert callable(getattr(module, func))
+        env = d["work_pool"]["job_variables"]["env"]
+        assert env["DO_NOT_TRACK"] == "1" and env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+
+
+def test_served_daily_deployment_uses_the_configured_timezone():
+    import omoide.flows.backfill as backfill_module
+    import omoide.flows.daily as daily_module
+    from omoide.cli import deployments
+
+    daily, backfill = deployments(daily_module, backfill_module, "Asia/Tokyo")
+    schedule = daily.schedules[0].schedule
+    assert schedule.cron == "0 2 * * *" and schedule.timezone == "Asia/Tokyo"
+    assert backfill.name == "backfill" and not backfill.schedules
+
+
+def test_prefect_environment_stays_under_home_with_telemetry_off(tmp_path: Path):
+    env = prefect_environment(tmp_path)
+    assert env["PREFECT_HOME"] == str(tmp_path / "prefect")
+    assert env["DO_NOT_TRACK"] == "1" and env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+    assert env["GX_ANALYTICS_ENABLED"] == "false"
+
+
+def test_browser_profiles_are_discovered(tmp_path: Path):
+    chrome = tmp_path / ".config/google-chrome/Profile 1/History"
+    firefox = tmp_path / ".mozilla/firefox/ab12.default-release/places.sqlite"
+    for p in (chrome, firefox):
+        p.parent.mkdir(parents=True)
+        p.write_bytes(b"")
+    found = browser_profiles(tmp_path, "linux")
+    assert found == [("chrome", chrome), ("firefox", firefox)]
+    import tomllib
+
+    config = tomllib.loads(starter_toml(found, "Europe/Berlin"))
+    assert [s["path"] for s in config["sources"]] == [str(chrome), str(firefox)]
+
+
+def test_fingerprint_changes_with_content_and_ignores_other_days(tmp_path: Path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "2026-11-20.md").write_text("- one\n")
+    (notes / "2026-11-01.md").write_text("- far away\n")
+    src = SourceConfig(kind="notes", path=notes, name="notes")
+    from datetime import date
+
+    day = date(2026, 11, 20)
+    assert [p.name for p in input_files(src, day)] == ["2026-11-20.md"]
+    a = source_fingerprint(src, day)
+    (notes / "2026-11-01.md").write_text("- changed, but another day\n")
+    assert source_fingerprint(src, day) == a
+    (notes / "2026-11-20.md").write_text("- one, edited\n")
+    assert source_fingerprint(src, day) != a
+    assert source_fingerprint(SourceConfig(kind="activitywatch", url="http://127.0.0.1:5600"), day) is None
