@@ -82,4 +82,7 @@ def conform(df: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
 
 def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     """Frame -> arrow table cast to the schema; raises if a column cannot be cast."""
-    return pa.Table.from_pandas(conform(df, schema), schema=schema, preserve_index=False)
+    table = pa.Table.from_pandas(conform(df, schema), schema=schema, preserve_index=False)
+    # Pandas metadata would pin reader-side dtypes (e.g. Arrow-backed lists that some pandas
+    # versions cannot rebuild); the lake stays plain Arrow, readable by any engine.
+    return table.replace_schema_metadata(None)
