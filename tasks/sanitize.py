@@ -12,8 +12,7 @@ from prefect.cache_policies import NO_CACHE
 
 from omoide import quality
 from omoide.days import day_bounds
-from omoide.residue import pii_residue
-from omoide.sanitize import sanitize
+from omoide.sanitize import pii_residue, sanitize
 from omoide.sources import Collected
 
 

@@ -213,7 +213,7 @@ def bench_pii(
         return
     table = Table("type", "recall")
     for t, r in result["recall"].items():
-        table.add_row(t, f"{r:.3f}")
+        table.add_row(t, "n/a" if r is None else f"{r:.3f}")
     out.print(table)
     out.print(f"precision {result['precision']:.3f} over {result['cases']} cases")
 
@@ -252,7 +252,8 @@ def main() -> None:
         toml = home_from_env() / "omoide.toml"
         err.print(
             f"[red]omoide:[/] invalid configuration ({toml} or OMOIDE_* variables): {where}: {msg}",
-            highlight=False, soft_wrap=True,
+            highlight=False,
+            soft_wrap=True,
         )
         sys.exit(1)
 

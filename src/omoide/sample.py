@@ -31,13 +31,27 @@ CHROME_EPOCH_US = 11_644_473_600_000_000  # µs between 1601-01-01 and 1970-01-0
 CHAIN_START, CHAIN_END, FROM_ADDRESS_BAR = 0x10000000, 0x20000000, 0x02000000
 CHROME_CORE = {"link": 0, "typed": 1, "generated": 5, "form_submit": 7, "reload": 8}
 FIREFOX_TYPE = {"link": 1, "typed": 2, "generated": 2, "form_submit": 1, "reload": 9}
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 TIMED_LINE = re.compile(r"^- (\d\d:\d\d) ")
 SPEAKERS = {"A": sc.USER_SPEAKER, "P": "Peter", "AI": "assistant"}
 # browser -> (window class, window title suffix) as the window watcher sees them on Linux.
-BROWSER_WINDOWS = {"chrome": (sc.CHROME_APP, " - Google Chrome"),
-                   "firefox": (sc.FIREFOX_APP, " — Mozilla Firefox")}
+BROWSER_WINDOWS = {
+    "chrome": (sc.CHROME_APP, " - Google Chrome"),
+    "firefox": (sc.FIREFOX_APP, " — Mozilla Firefox"),
+}
 
 
 @dataclass(frozen=True)
@@ -112,9 +126,15 @@ class _Desk:
         if topic in sc.SEARCHES and rng.random() < 0.12:
             q = rng.choice(sc.SEARCHES[topic])
             if browser == "chrome":
-                url, title = f"https://www.google.com/search?q={quote_plus(q)}", f"{q} - Google Search"
+                url, title = (
+                    f"https://www.google.com/search?q={quote_plus(q)}",
+                    f"{q} - Google Search",
+                )
             else:
-                url, title = f"https://duckduckgo.com/?q={quote_plus(q)}&ia=web", f"{q} at DuckDuckGo"
+                url, title = (
+                    f"https://duckduckgo.com/?q={quote_plus(q)}&ia=web",
+                    f"{q} at DuckDuckGo",
+                )
             return browser, url, title, "generated"
         url, title = rng.choice([p for p in pages if current is None or p[0] != current[0]])
         return browser, url, title, "typed" if not current or rng.random() < 0.1 else "link"
@@ -127,8 +147,9 @@ class _Desk:
             browser = {sc.CHROME_APP: "chrome", sc.FIREFOX_APP: "firefox"}.get(app)
             url = self.pages[browser][0] if browser else None
             page = self.pages[browser][1] if browser else ""
-            return Focus(start, rng.randint(1000, 5000), app, self.titles[app], browser, url,
-                         page=page)
+            return Focus(
+                start, rng.randint(1000, 5000), app, self.titles[app], browser, url, page=page
+            )
         weights = sc.MODES[mode]
         kind = rng.choices(list(weights), weights=list(weights.values()))[0]
         if kind == "browser":
@@ -142,8 +163,9 @@ class _Desk:
                 (url, title), visit = keep, None
             self.pages[browser] = (url, title)
             self.titles[app] = title + suffix
-            return Focus(start, _dwell_ms(rng, "browser"), app, title + suffix, browser, url, visit,
-                         title)
+            return Focus(
+                start, _dwell_ms(rng, "browser"), app, title + suffix, browser, url, visit, title
+            )
         self.titles[kind] = self._title(kind)
         return Focus(start, _dwell_ms(rng, kind), kind, self.titles[kind])
 
@@ -182,7 +204,12 @@ def _day_focus(day: date, plan: str, rng: random.Random) -> list[Focus]:
             last = out[-1] if out else None
             f = desk.focus(t, mode, topic, last)
             f = replace(f, dur_ms=min(f.dur_ms, end - t))
-            if last and not last.afk and f.visit is None and (f.app, f.title) == (last.app, last.title):
+            if (
+                last
+                and not last.afk
+                and f.visit is None
+                and (f.app, f.title) == (last.app, last.title)
+            ):
                 # aw-watcher-window merges heartbeats with unchanged data into one event.
                 out[-1] = replace(last, dur_ms=f.start_ms + f.dur_ms - last.start_ms)
             else:
@@ -199,16 +226,28 @@ def _plant(focus: list[Focus], day: date, item: Planted) -> list[Focus]:
     host = focus[i]
     if item.kind == "window":
         app, title = item.payload[0]
-        placed = replace(host, app=app, title=title, browser=None, url=None, visit=None,
-                         page="", planted=True)
-        return [*focus[:i], placed, *focus[i + 1:]]
+        placed = replace(
+            host, app=app, title=title, browser=None, url=None, visit=None, page="", planted=True
+        )
+        return [*focus[:i], placed, *focus[i + 1 :]]
     share = host.dur_ms // len(item.payload)
     parts = []
     for n, (browser, url, title, transition) in enumerate(item.payload):
         app, suffix = BROWSER_WINDOWS[browser]
-        parts.append(Focus(host.start_ms + n * share, share, app, title + suffix, browser, url,
-                           transition, title, planted=True))
-    return [*focus[:i], *parts, *focus[i + 1:]]
+        parts.append(
+            Focus(
+                host.start_ms + n * share,
+                share,
+                app,
+                title + suffix,
+                browser,
+                url,
+                transition,
+                title,
+                planted=True,
+            )
+        )
+    return [*focus[:i], *parts, *focus[i + 1 :]]
 
 
 def _visits(focus: list[Focus], rng: random.Random) -> list[Visit]:
@@ -230,8 +269,17 @@ def _phone_visits(day: date, rng: random.Random) -> list[Visit]:
     for _ in range(rng.randint(2, 5)):
         start += rng.randint(40, 400) * 1000
         url, title = rng.choice(browser_pages)
-        out.append(Visit("chrome", start * 1000 + rng.randint(0, 999), url, title, "link",
-                         rng.randint(5, 120) * 1_000_000, synced=True))
+        out.append(
+            Visit(
+                "chrome",
+                start * 1000 + rng.randint(0, 999),
+                url,
+                title,
+                "link",
+                rng.randint(5, 120) * 1_000_000,
+                synced=True,
+            )
+        )
     return out
 
 
@@ -281,7 +329,9 @@ def _chain(visits: list[Visit]) -> list[int]:
     """Visits of one browser (time order) -> 1-based index of the referring visit, or 0."""
     out, prev = [], 0
     for i, v in enumerate(visits, start=1):
-        out.append(prev if v.transition in ("link", "form_submit", "reload") and not v.synced else 0)
+        out.append(
+            prev if v.transition in ("link", "form_submit", "reload") and not v.synced else 0
+        )
         prev = 0 if v.synced else i
     return out
 
@@ -294,13 +344,23 @@ def _write_chrome(path: Path, visits: list[Visit]) -> None:
         url_ids.setdefault(v.url, len(url_ids) + 1)
     con = _fresh_db(path, CHROME_SCHEMA)
     with con:
-        con.executemany("INSERT INTO meta VALUES (?, ?)",
-                        [("mmap_status", "-1"), ("version", "70"), ("last_compatible_version", "16")])
+        con.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [("mmap_status", "-1"), ("version", "70"), ("last_compatible_version", "16")],
+        )
         for url, uid in url_ids.items():
             mine = [v for v in visits if v.url == url]
-            con.execute("INSERT INTO urls VALUES (?, ?, ?, ?, ?, ?, 0)", (
-                uid, url, mine[-1].title, len(mine), sum(v.transition == "typed" for v in mine),
-                mine[-1].ts_us + CHROME_EPOCH_US))
+            con.execute(
+                "INSERT INTO urls VALUES (?, ?, ?, ?, ?, ?, 0)",
+                (
+                    uid,
+                    url,
+                    mine[-1].title,
+                    len(mine),
+                    sum(v.transition == "typed" for v in mine),
+                    mine[-1].ts_us + CHROME_EPOCH_US,
+                ),
+            )
         for i, (v, src) in enumerate(zip(visits, _chain(visits), strict=True), start=1):
             core = CHROME_CORE[v.transition]
             bar = FROM_ADDRESS_BAR if v.transition in ("typed", "generated") else 0
@@ -309,16 +369,27 @@ def _write_chrome(path: Path, visits: list[Visit]) -> None:
                 " visit_duration, incremented_omnibox_typed_score, opener_visit,"
                 " originator_cache_guid, originator_visit_id, is_known_to_sync,"
                 " consider_for_ntp_most_visited) VALUES (?, ?, ?, ?, ?, 0, ?, ?, 0, ?, ?, 1, ?)",
-                (i, url_ids[v.url], v.ts_us + CHROME_EPOCH_US, src,
-                 CHAIN_START | CHAIN_END | bar | core, v.dur_us, int(v.transition == "typed"),
-                 "WkF0cGhvbmUtQWlrbzIwMjY=" if v.synced else None, 9000 + i if v.synced else None,
-                 int(v.transition != "reload")))
+                (
+                    i,
+                    url_ids[v.url],
+                    v.ts_us + CHROME_EPOCH_US,
+                    src,
+                    CHAIN_START | CHAIN_END | bar | core,
+                    v.dur_us,
+                    int(v.transition == "typed"),
+                    "WkF0cGhvbmUtQWlrbzIwMjY=" if v.synced else None,
+                    9000 + i if v.synced else None,
+                    int(v.transition != "reload"),
+                ),
+            )
             if v.synced:
                 con.execute("INSERT INTO visit_source VALUES (?, 0)", (i,))  # 0 = SOURCE_SYNCED
             if v.transition == "generated":
                 term = v.title.rsplit(" - Google Search", 1)[0]
-                con.execute("INSERT INTO keyword_search_terms VALUES (2, ?, ?, ?)",
-                            (url_ids[v.url], term, term.lower()))
+                con.execute(
+                    "INSERT INTO keyword_search_terms VALUES (2, ?, ?, ?)",
+                    (url_ids[v.url], term, term.lower()),
+                )
     con.close()
 
 
@@ -361,17 +432,33 @@ def _write_firefox(path: Path, visits: list[Visit], rng: random.Random) -> None:
                 "INSERT INTO moz_places (id, url, title, rev_host, visit_count, hidden, typed,"
                 " frecency, last_visit_date, guid, url_hash, origin_id)"
                 " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
-                (pid, url, mine[-1].title, host[::-1] + ".", len(mine), typed, frecency[url],
-                 mine[-1].ts_us, "".join(rng.choices(alphabet, k=12)), _url_hash(url),
-                 origin_of[url]))
+                (
+                    pid,
+                    url,
+                    mine[-1].title,
+                    host[::-1] + ".",
+                    len(mine),
+                    typed,
+                    frecency[url],
+                    mine[-1].ts_us,
+                    "".join(rng.choices(alphabet, k=12)),
+                    _url_hash(url),
+                    origin_of[url],
+                ),
+            )
         for (prefix, host), oid in origins.items():
             total = sum(f for u, f in frecency.items() if origin_of[u] == oid)
-            con.execute("INSERT INTO moz_origins (id, prefix, host, frecency) VALUES (?, ?, ?, ?)",
-                        (oid, prefix, host, total))
+            con.execute(
+                "INSERT INTO moz_origins (id, prefix, host, frecency) VALUES (?, ?, ?, ?)",
+                (oid, prefix, host, total),
+            )
         con.executemany(
             "INSERT INTO moz_historyvisits VALUES (?, ?, ?, ?, ?, 0, 0, NULL)",
-            [(i, src, places[v.url], v.ts_us, FIREFOX_TYPE[v.transition])
-             for i, (v, src) in enumerate(zip(visits, _chain(visits), strict=True), start=1)])
+            [
+                (i, src, places[v.url], v.ts_us, FIREFOX_TYPE[v.transition])
+                for i, (v, src) in enumerate(zip(visits, _chain(visits), strict=True), start=1)
+            ],
+        )
     con.close()
 
 
@@ -395,30 +482,56 @@ def _afk_spans(focus: list[Focus]) -> list[tuple[int, int, str]]:
 
 def _aw_export(focus: list[Focus], afk: list[tuple[int, int, str]], rng: random.Random) -> dict:
     """Focus events + AFK spans -> an ActivityWatch export with buckets keyed by id."""
-    meta = {"window": ("currentwindow", "aw-watcher-window"), "afk": ("afkstatus", "aw-watcher-afk"),
-            "web-chrome": ("web.tab.current", "aw-client-web"),
-            "web-firefox": ("web.tab.current", "aw-client-web")}
+    meta = {
+        "window": ("currentwindow", "aw-watcher-window"),
+        "afk": ("afkstatus", "aw-watcher-afk"),
+        "web-chrome": ("web.tab.current", "aw-client-web"),
+        "web-firefox": ("web.tab.current", "aw-client-web"),
+    }
     rows: dict[str, list[tuple[int, int, dict]]] = {k: [] for k in meta}
     tabs = {"chrome": 6, "firefox": 9}
     for f in focus:
         rows["window"].append((f.start_ms, f.dur_ms, {"app": f.app, "title": f.title}))
         if f.browser and f.url:
             tabs[f.browser] = max(2, min(18, tabs[f.browser] + rng.choice((-1, 0, 0, 1))))
-            rows[f"web-{f.browser}"].append((f.start_ms, f.dur_ms, {
-                "url": f.url, "title": f.page, "audible": "youtube.com" in f.url,
-                "incognito": False, "tabCount": tabs[f.browser]}))
+            rows[f"web-{f.browser}"].append(
+                (
+                    f.start_ms,
+                    f.dur_ms,
+                    {
+                        "url": f.url,
+                        "title": f.page,
+                        "audible": "youtube.com" in f.url,
+                        "incognito": False,
+                        "tabCount": tabs[f.browser],
+                    },
+                )
+            )
     rows["afk"] = [(a, b - a, {"status": s}) for a, b, s in afk]
     buckets, next_id = {}, 1
     for key, (kind, client) in meta.items():
         bucket_id = f"aw-watcher-{key}_{sc.HOST}"
         events = []
         for start, dur, data in sorted(rows[key], key=lambda r: r[0]):
-            events.append({"id": next_id, "timestamp": _iso_utc(start),
-                           "duration": round(dur / 1000, 3), "data": data})
+            events.append(
+                {
+                    "id": next_id,
+                    "timestamp": _iso_utc(start),
+                    "duration": round(dur / 1000, 3),
+                    "data": data,
+                }
+            )
             next_id += 1
-        buckets[bucket_id] = {"id": bucket_id, "created": "2025-02-11T08:14:03.512000+00:00",
-                              "name": None, "type": kind, "client": client, "hostname": sc.HOST,
-                              "data": {}, "events": events}
+        buckets[bucket_id] = {
+            "id": bucket_id,
+            "created": "2025-02-11T08:14:03.512000+00:00",
+            "name": None,
+            "type": kind,
+            "client": client,
+            "hostname": sc.HOST,
+            "data": {},
+            "events": events,
+        }
     return {"buckets": buckets}
 
 
@@ -455,19 +568,38 @@ def _chat(day: date, script: str, planted: list[Planted], rng: random.Random) ->
         ms = max(ms, last.get(conv, 0) + rng.randint(4, 30) * 1000)
         last[conv] = ms
         local = datetime.fromtimestamp(ms / 1000, UTC).astimezone(tz)
-        out.append({"ts": local.isoformat(timespec="seconds"), "speaker": speaker, "text": text,
-                    "conversation": conv, "_ms": ms})
+        out.append(
+            {
+                "ts": local.isoformat(timespec="seconds"),
+                "speaker": speaker,
+                "text": text,
+                "conversation": conv,
+                "_ms": ms,
+            }
+        )
     return out
 
 
 def _toml() -> str:
     """-> omoide.toml text pointing at the sample sources by paths relative to the home."""
-    lines = [f"timezone = {json.dumps(sc.TIMEZONE)}",
-             f"excluded_domains = [{json.dumps(sc.EXCLUDED_DOMAIN)}]", ""]
-    for kind, path in (("chrome", CHROME_DB), ("firefox", FIREFOX_DB),
-                       ("activitywatch", AW_EXPORT), ("notes", NOTES_DIR), ("chat", CHAT_LOG)):
-        lines += ["[[sources]]", f"kind = {json.dumps(kind)}", f"path = {json.dumps(path.as_posix())}",
-                  ""]
+    lines = [
+        f"timezone = {json.dumps(sc.TIMEZONE)}",
+        f"excluded_domains = [{json.dumps(sc.EXCLUDED_DOMAIN)}]",
+        "",
+    ]
+    for kind, path in (
+        ("chrome", CHROME_DB),
+        ("firefox", FIREFOX_DB),
+        ("activitywatch", AW_EXPORT),
+        ("notes", NOTES_DIR),
+        ("chat", CHAT_LOG),
+    ):
+        lines += [
+            "[[sources]]",
+            f"kind = {json.dumps(kind)}",
+            f"path = {json.dumps(path.as_posix())}",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -507,8 +639,10 @@ def write_sample(
         focus += day_focus
         visits += _visits(day_focus, rng) + _phone_visits(day, rng)
         afk += _afk_spans(day_focus)
-        _write_text(notes_dir / f"{day.isoformat()}.md",
-                    _note(day, script.note, [p for p in planted[idx] if p.kind == "note"]))
+        _write_text(
+            notes_dir / f"{day.isoformat()}.md",
+            _note(day, script.note, [p for p in planted[idx] if p.kind == "note"]),
+        )
         chat += _chat(day, script.chat, [p for p in planted[idx] if p.kind == "chat"], rng)
     _write_chrome(out / CHROME_DB, visits)
     _write_firefox(out / FIREFOX_DB, visits, random.Random(f"{seed}:firefox"))
@@ -519,6 +653,11 @@ def write_sample(
         del m["_ms"]
     _write_text(out / CHAT_LOG, "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in chat))
     _write_text(out / "omoide.toml", _toml())
-    log.info("sample written: %d days, %d visits, %d window events, %d chat messages",
-             days, len(visits), len(focus), len(chat))
+    log.info(
+        "sample written: %d days, %d visits, %d window events, %d chat messages",
+        days,
+        len(visits),
+        len(focus),
+        len(chat),
+    )
     return first, end

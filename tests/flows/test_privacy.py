@@ -22,7 +22,7 @@ def _texts_under(folder: Path, skip: Path | None = None) -> dict[str, str]:
         if not p.is_file() or (skip and skip in p.parents):
             continue
         if p.suffix == ".parquet":
-            out[str(p)] = pq.read_table(p).to_pandas().to_json()
+            out[str(p)] = pq.read_table(p).to_pandas().to_json(date_format="iso")
         else:
             out[str(p)] = p.read_bytes().decode("utf-8", "ignore")
     return out
