@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from omoide.flows.daily import daily
-from omoide.tasks.artifacts import publish_markdown
 from prefect import flow, get_run_logger
 
 from omoide import progress
 from omoide.days import days_between
 from omoide.errors import OmoideError
+from omoide.flows.daily import daily
+from omoide.tasks.artifacts import publish_markdown
 
 
 class BackfillIncomplete(OmoideError):

@@ -6,15 +6,15 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from omoide.tasks.artifacts import publish_markdown
-from omoide.tasks.ingest import ingest_source
-from omoide.tasks.sessionize import sessionize_day
 from prefect import flow, get_run_logger
 from prefect.runtime import flow_run
 
 from omoide.days import yesterday
 from omoide.errors import OmoideError
 from omoide.settings import get_settings
+from omoide.tasks.artifacts import publish_markdown
+from omoide.tasks.ingest import ingest_source
+from omoide.tasks.sessionize import sessionize_day
 
 
 class DayIncomplete(OmoideError):

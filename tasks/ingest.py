@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from omoide.tasks.collect import collect_raw
-from omoide.tasks.sanitize import sanitize_events
 from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
@@ -23,6 +21,8 @@ from omoide.ids import stable_id
 from omoide.settings import SourceConfig
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
+from omoide.tasks.collect import collect_raw
+from omoide.tasks.sanitize import sanitize_events
 
 # Bump when collect/sanitize logic changes, so cached days are recomputed.
 INGEST_VERSION = f"{__version__}-1"

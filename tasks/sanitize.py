@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import date
 
 import pandas as pd
-from omoide.tasks.artifacts import publish_quality, publish_redactions
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
@@ -14,6 +13,7 @@ from omoide import quality
 from omoide.days import day_bounds
 from omoide.sanitize import pii_residue, sanitize
 from omoide.sources import Collected
+from omoide.tasks.artifacts import publish_quality, publish_redactions
 
 
 @dataclass

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from omoide.tasks.artifacts import publish_quality, publish_sessions
 from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
@@ -16,6 +15,7 @@ from omoide.days import day_bounds
 from omoide.ids import stable_id
 from omoide.sessionize import compression_ratio, sessions
 from omoide.store.lake import partition_digest, read_events, write_sessions
+from omoide.tasks.artifacts import publish_quality, publish_sessions
 
 SESSIONIZE_VERSION = f"{__version__}-1"
 

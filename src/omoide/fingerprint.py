@@ -7,6 +7,7 @@ from pathlib import Path
 
 from omoide.ids import file_digest, stable_id
 from omoide.settings import SourceConfig
+from omoide.sources.base import visible_files
 
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
 _SQLITE_SIDECARS = ("-wal", "-journal")
@@ -20,15 +21,15 @@ def input_files(source: SourceConfig, day: date) -> list[Path]:
     if source.kind in _DB_FILES:
         db = path / _DB_FILES[source.kind] if path.is_dir() else path
         return [p for p in [db, *(Path(f"{db}{s}") for s in _SQLITE_SIDECARS)] if p.exists()]
+    if not path.is_dir():
+        return [path] if path.exists() else []
     if source.kind == "notes":
-        if path.is_file():
-            return [path]
-        names = {f"{day + timedelta(days=d)}.md" for d in (-1, 0, 1)}
-        return sorted(p for p in path.rglob("*.md") if p.name in names)
-    if path.is_dir():
-        pattern = "*.jsonl" if source.kind == "chat" else "*.json"
-        return sorted(path.rglob(pattern))
-    return [path] if path.exists() else []
+        # The collector reads one day's note; its neighbours are included so the key also
+        # covers the timezones where the note's name and the UTC window disagree.
+        return sorted(
+            f for d in (-1, 0, 1) for f in visible_files(path, f"{day + timedelta(days=d)}.md")
+        )
+    return visible_files(path, "*.jsonl" if source.kind == "chat" else "*.json")
 
 
 def source_fingerprint(source: SourceConfig, day: date) -> str | None:

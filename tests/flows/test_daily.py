@@ -103,10 +103,9 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
 
 
 def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, monkeypatch):
-    from omoide.flows.backfill import backfill
-
     import omoide.sources.notes as notes
     from omoide.errors import SourceError
+    from omoide.flows.backfill import backfill
 
     state = backfill(start=FIRST, end=LAST, return_state=True)
     assert state.is_completed(), state.message

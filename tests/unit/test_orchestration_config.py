@@ -31,7 +31,6 @@ def test_prefect_yaml_declares_daily_and_backfill_with_real_entrypoints():
 def test_served_daily_deployment_uses_the_configured_timezone():
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
-
     from omoide.cli import deployments
 
     daily, backfill = deployments(daily_module, backfill_module, "Asia/Tokyo")

@@ -32,7 +32,7 @@ from omoide import schemas
 from omoide.errors import SourceError
 from omoide.ids import stable_id
 from omoide.settings import SourceConfig
-from omoide.sources.base import Collected, Reject
+from omoide.sources.base import Collected, Reject, read_source, visible_files
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     path = source.path
     if not path.exists():
         raise SourceError(path, "no such file or folder")
-    files = sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    files = visible_files(path, "*.json") if path.is_dir() else [path]
     parts = [
         events_from_buckets(load_export(f), str(f), source.name, start, end, now) for f in files
     ]
@@ -87,10 +87,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 
 def load_export(path: Path) -> dict[str, Any]:
     """Export JSON file -> buckets keyed by id (a list of buckets is keyed by their 'id')."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(path, f"cannot read: {exc.strerror or exc}") from exc
+    raw = read_source(path)
     try:
         doc = json.loads(raw)
     except json.JSONDecodeError as exc:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from omoide import schemas
+from omoide.errors import SourceError
 
 
 @dataclass
@@ -41,3 +43,20 @@ def events_frame(records: Iterable[Mapping[str, Any]], recorded_at: datetime) ->
     if "entities" not in df.columns:
         df["entities"] = [[] for _ in range(len(df))]
     return schemas.conform(df, schemas.EVENTS)
+
+
+def visible_files(root: Path, pattern: str) -> list[Path]:
+    """Folder + glob -> matching files, sorted, skipping hidden folders (.trash, app state)."""
+    return sorted(
+        p
+        for p in root.rglob(pattern)
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
+
+
+def read_source(path: Path) -> bytes:
+    """Source file -> its bytes; SourceError naming the file when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SourceError(path, f"cannot read: {exc.strerror or exc}") from exc

@@ -25,7 +25,7 @@ from typing import Any
 from omoide.errors import SourceError
 from omoide.ids import stable_id
 from omoide.settings import SourceConfig
-from omoide.sources.base import Collected, Reject, events_frame
+from omoide.sources.base import Collected, Reject, events_frame, read_source, visible_files
 
 log = logging.getLogger(__name__)
 
@@ -39,19 +39,11 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         raise SourceError(root or source.name, "no such chat log file or folder")
     files = [root]
     if root.is_dir():
-        files = sorted(
-            p
-            for p in root.rglob("*.jsonl")
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
-        )
+        files = visible_files(root, "*.jsonl")
     records: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     for f in files:
-        try:
-            data = f.read_bytes()
-        except OSError as exc:
-            raise SourceError(f, f"cannot read: {exc.strerror or exc}") from exc
-        recs, bad = chat_events(data, str(f), source.name, start, end)
+        recs, bad = chat_events(read_source(f), str(f), source.name, start, end)
         records.extend(recs)
         rejects.extend(bad)
     unique = list({r["event_id"]: r for r in reversed(records)}.values())[::-1]

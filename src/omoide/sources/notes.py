@@ -46,7 +46,7 @@ from markdown_it import MarkdownIt
 from omoide.errors import SourceError
 from omoide.ids import stable_id
 from omoide.settings import SourceConfig
-from omoide.sources.base import Collected, Reject, events_frame
+from omoide.sources.base import Collected, Reject, events_frame, read_source, visible_files
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +90,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         raise SourceError(root or source.name, "no such notes file or folder")
     name = f"{note_day(start).isoformat()}.md"
     if root.is_dir():
-        # Hidden folders hold Obsidian's .trash and app state, not the user's current notes.
-        files = sorted(
-            p
-            for p in root.rglob(name)
-            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
-        )
+        files = visible_files(root, name)
     elif not _DAY_FILE.fullmatch(root.name):
         raise SourceError(root, "a single-file notes source must be named YYYY-MM-DD.md")
     else:
@@ -103,10 +98,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     records: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     for f in files:
-        try:
-            data = f.read_bytes()
-        except OSError as exc:
-            raise SourceError(f, f"cannot read: {exc.strerror or exc}") from exc
+        data = read_source(f)
         rel = f.relative_to(root).as_posix() if root.is_dir() else f.name
         recs, bad = note_events(data, str(f), rel, source.name, start, end)
         records.extend(recs)
