@@ -44,4 +44,12 @@ class DataQualityError(OmoideError):
 
 
 class LLMUnavailableError(OmoideError):
-    """The configured LLM backend could not be reached."""
+    """The configured LLM backend could not be reached; the message names host and model."""
+
+
+class LLMOutputError(OmoideError):
+    """The model answered, but not with JSON matching the requested schema."""
+
+
+class EmbeddingMismatchError(OmoideError):
+    """The store's vectors were made by another model or dimension than the configured one."""

@@ -12,6 +12,10 @@ EVENT_TYPES = ("visit", "window", "web", "afk", "note", "retain", "chat")
 ACTIVITY_TYPES = ("visit", "window", "web", "chat")
 SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", "chat")
 FACT_KINDS = ("W", "B", "O", "S")
+# Memory kinds: the fine-grained records a day is made of, then what was derived from them.
+RECORD_KINDS = ("note", "chat", "session")
+DERIVED_KINDS = (*FACT_KINDS, "digest")
+MEMORY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
 
 EVENTS = pa.schema(
     [
@@ -51,6 +55,39 @@ SESSIONS = pa.schema(
         pa.field("recorded_at", TS, nullable=False),
     ]
 )
+
+# Summarize's output: one row per fact or fine-grained record, before it has a vector.
+FACTS = pa.schema(
+    [
+        pa.field("memory_id", pa.string(), nullable=False),
+        pa.field("day", pa.string(), nullable=False),  # local YYYY-MM-DD
+        pa.field("ts", TS, nullable=False),  # when it happened
+        pa.field("kind", pa.string(), nullable=False),  # MEMORY_KINDS
+        pa.field("entities", pa.list_(pa.string())),
+        pa.field("content", pa.string(), nullable=False),
+        pa.field("confidence", pa.float64(), nullable=False),
+        pa.field("importance", pa.float64(), nullable=False),
+        pa.field("source", pa.string(), nullable=False),  # the citation: vault path#Lnn or record ref
+        pa.field("source_refs", pa.list_(pa.string())),  # every record it was made from
+        pa.field("backend", pa.string(), nullable=False),  # "ollama:<model>", "embedded:digest", "collector"
+        pa.field("recorded_at", TS, nullable=False),
+    ]
+)
+
+
+def memories_schema(dim: int) -> pa.Schema:
+    """Vector dimension -> the LanceDB `memories` schema (the dimension is part of the contract)."""
+    return pa.schema(
+        [
+            *FACTS,
+            pa.field("content_hash", pa.string(), nullable=False),
+            pa.field("recall_count", pa.int64(), nullable=False),
+            pa.field("last_recalled_at", TS),
+            pa.field("embed_model", pa.string(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+        ]
+    )
+
 
 QUARANTINE = pa.schema(
     [

@@ -37,6 +37,41 @@ class SourceConfig(BaseModel):
         return self
 
 
+LLMBackend = Literal["auto", "ollama", "none"]
+EmbedBackend = Literal["embedded", "ollama"]
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+class LLMSettings(BaseModel):
+    """`[llm]`: which model writes summaries and facts (`none` = the embedded extractive digest)."""
+
+    backend: LLMBackend = "auto"
+    host: str = DEFAULT_OLLAMA_HOST
+    model: str = "llama3.2:3b"
+    timeout_s: float = 120.0
+    retries: int = 3
+    # Map chunks are cut to this many tokens so a small local model's context holds them.
+    chunk_tokens: int = 1500
+
+
+class EmbedSettings(BaseModel):
+    """`[embed]`: which model turns memories into vectors; switching it re-embeds everything."""
+
+    # No `auto`: a vector space that flips with Ollama's availability would mix silently.
+    backend: EmbedBackend = "embedded"
+    model: str = "all-MiniLM-L6-v2-int8"
+    host: str | None = None  # Ollama host for `backend = "ollama"`; defaults to llm.host
+    batch_size: int = 64
+
+
+class RecallSettings(BaseModel):
+    """`[recall]`: ranking knobs of `omoide recall`."""
+
+    decay_lambda: float = Field(0.05, ge=0)
+    k: int = Field(10, ge=1)
+    token_budget: int = Field(2000, ge=1)
+
+
 def home_from_env() -> Path:
     """Environment -> OMOIDE_HOME as an absolute path (default ./data)."""
     return Path(os.environ.get("OMOIDE_HOME", "data")).expanduser().resolve()
@@ -56,6 +91,9 @@ class Settings(BaseSettings):
     excluded_domains: list[str] = Field(default_factory=list)
     session_gap_s: float = 300.0
     min_dwell_s: float = 10.0
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
 
     @field_validator("timezone")
     @classmethod
@@ -109,6 +147,14 @@ class Settings(BaseSettings):
     @property
     def prefect_home(self) -> Path:
         return self.home / "prefect"
+
+    @property
+    def lancedb_dir(self) -> Path:
+        return self.home / "lancedb"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
 
 
 def get_settings(**overrides: object) -> Settings:
