@@ -47,6 +47,7 @@ from omoide.errors import SourceError
 from omoide.ids import stable_id
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected, Reject, events_frame, read_source, visible_files
+from omoide.store.vault import without_pipeline_block
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +219,8 @@ def note_events(
     """Daily-note bytes + UTC day window -> event records and rejects."""
     lines, rejects = decode_lines(data, path)
     _blank_front_matter(lines)
+    # omoide's own digest block (a vault that is also a notes source) is not the user's writing.
+    lines[:] = without_pipeline_block(lines)
     seen: Counter[str] = Counter()
     records: list[dict[str, Any]] = []
     for block in _blocks(lines):

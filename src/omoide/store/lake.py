@@ -113,3 +113,14 @@ def partition_digest(lake_dir: Path, stage: str, day: date) -> str:
         (p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.parquet"))
     ]
     return stable_id(*stats) if stats else ""
+
+
+def write_facts(lake_dir: Path, day: date, facts: pd.DataFrame) -> Path:
+    """Memory rows of a day -> lake/facts/day=D/facts.parquet (derived: replaced whole)."""
+    path = part_path(lake_dir, "facts", day, "facts")
+    return write_parquet_atomic(schemas.to_table(facts, schemas.FACTS), path)
+
+
+def read_facts(lake_dir: Path, day: date) -> pd.DataFrame:
+    """Lake -> the memory rows summarize wrote for a day."""
+    return read_part(part_path(lake_dir, "facts", day, "facts"), schemas.FACTS)
