@@ -1,4 +1,4 @@
-"""The daily flow: collect → sanitize → sessionize one local day, every edge gated."""
+"""The daily flow: collect → sanitize → sessionize → summarize → embed one local day, every edge gated."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from omoide.days import yesterday
 from omoide.errors import OmoideError
 from omoide.settings import get_settings
 from omoide.tasks.artifacts import publish_markdown
+from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_source
 from omoide.tasks.sessionize import sessionize_day
+from omoide.tasks.summarize import choose_llm, summarize_and_write
 
 
 class DayIncomplete(OmoideError):
@@ -37,7 +39,7 @@ def daily(
     excluded_domains: list[str] | None = None,
     force: bool = False,
 ) -> dict[str, Any]:
-    """Local day (default yesterday) -> lake events and sessions; summary of counts."""
+    """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories."""
     settings = get_settings()
     now = datetime.now(UTC)
     day = day or yesterday(settings.timezone, now)
@@ -79,10 +81,36 @@ def daily(
     sessions = sessionize_day.with_options(refresh_cache=force or None)(**sess_args)
     if not Path(sessions["path"]).exists():
         sessions = sessionize_day.with_options(refresh_cache=True)(**sess_args)
+    sum_args = dict(
+        lake_dir=settings.lake_dir,
+        vault_dir=settings.vault_dir,
+        home=settings.home,
+        cache_dir=settings.cache_dir,
+        day=day,
+        tz=settings.timezone,
+        llm=choose_llm(settings.llm),
+        now=now,
+    )
+    digest = summarize_and_write.with_options(refresh_cache=force or None)(**sum_args)
+    if not (Path(digest["path"]).exists() and Path(digest["vault"]).exists()):
+        digest = summarize_and_write.with_options(refresh_cache=True)(**sum_args)
+    emb_args = dict(
+        lake_dir=settings.lake_dir,
+        db_dir=settings.lancedb_dir,
+        day=day,
+        embed=settings.embed,
+        llm_host=settings.llm.host,
+        now=now,
+    )
+    stored = embed_day.with_options(
+        refresh_cache=(force or not settings.lancedb_dir.exists()) or None
+    )(**emb_args)
     summary = {
         "day": day.isoformat(),
         "sources": by_source,
         "sessions": sessions,
+        "digest": digest,
+        "memories": stored,
         "failures": failures,
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")
@@ -111,6 +139,12 @@ def _summary_markdown(summary: dict[str, Any]) -> str:
         "",
         f"Sessions: {s['sessions']} from {s['events']} activity events "
         f"(compression {s['compression']}×).",
+    ]
+    d, m = summary["digest"], summary["memories"]
+    lines += [
+        f"Digest by {d['produced_by']}: {d['memories']} memory rows, {d['facts']} facts, "
+        f"{d['llm_calls']} LLM calls.",
+        f"LanceDB: {m['memories']} memories of the day ({m.get('embed_model')}).",
     ]
     for f in summary["failures"]:
         lines.append(f"- **failed** {f}")

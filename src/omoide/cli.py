@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from omoide import progress
+from omoide.cli_memory import recall_command, reindex_command
 from omoide.days import days_between, parse_day, yesterday
 from omoide.errors import OmoideError
 from omoide.settings import Settings, get_settings
@@ -26,8 +27,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-bench_app = typer.Typer(help="Benchmarks: PII scoring, throughput.", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency.", no_args_is_help=True
+)
 app.add_typer(bench_app, name="bench")
+app.command("recall")(recall_command)
+app.command("reindex")(reindex_command)
 out = Console()
 err = Console(stderr=True)
 
@@ -153,6 +158,11 @@ def _print_day(summary: dict) -> None:
     out.print(table)
     s = summary["sessions"]
     out.print(f"{s['sessions']} sessions from {s['events']} activity events ({s['compression']}×)")
+    d, m = summary["digest"], summary["memories"]
+    out.print(
+        f"digest by {d['produced_by']} → {d['vault']} ({d['facts']} facts, {d['llm_calls']} LLM calls); "
+        f"{m['memories']} memories in LanceDB ({m['embedded']} embedded now)"
+    )
 
 
 @app.command()
@@ -234,6 +244,51 @@ def bench_throughput(
     for k, v in result.items():
         table.add_row(k, f"{v:,.2f}" if isinstance(v, float) else str(v))
     out.print(table)
+
+
+@bench_app.command("locomo")
+def bench_locomo(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSON in the LoCoMo format.")
+    ],
+    k: Annotated[str, typer.Option(help="Comma-separated cut-offs.")] = "5,10,25",
+    decay_lambda: Annotated[
+        float, typer.Option(help="Time decay λ used while recalling (0: none, see README).")
+    ] = 0.0,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Only the first N conversations.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ingest each LoCoMo conversation through the pipeline's stages and score recall@k."""
+    from omoide.bench_locomo import run_locomo
+
+    ks = [int(x) for x in k.split(",") if x.strip()]
+    result = run_locomo(data, ks, decay_lambda=decay_lambda, limit=limit)
+    if as_json:
+        print(json.dumps(result))
+        return
+    cats = list(next(iter(result["recall_at"].values())))
+    table = Table("k", *cats, "mean words")
+    for kk, row in result["recall_at"].items():
+        table.add_row(kk, *(f"{row[c]:.1f}" for c in cats), str(result["mean_words"][kk]))
+    out.print(table)
+    out.print(f"{result['questions']} questions; embeddings {result['embed_model']}")
+
+
+@bench_app.command("recall")
+def bench_recall(
+    sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "10000,100000",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Recall latency p50/p95 against a bare vector query on the same table; ingest rate."""
+    from omoide.bench_recall import run_benchmark as run_recall_benchmark
+
+    result = run_recall_benchmark([int(x) for x in sizes.split(",") if x.strip()])
+    if as_json:
+        print(json.dumps(result))
+        return
+    out.print_json(json.dumps(result))
 
 
 def main() -> None:

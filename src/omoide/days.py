@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -49,3 +50,26 @@ def parse_day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError as exc:
         raise ConfigError(f"not a day (YYYY-MM-DD): {text!r}") from exc
+
+
+_SPAN = re.compile(r"^(\d+)\s*([hdwmy])$")
+_SPAN_UNIT = {
+    "h": timedelta(hours=1),
+    "d": timedelta(days=1),
+    "w": timedelta(weeks=1),
+    "m": timedelta(days=30),
+    "y": timedelta(days=365),
+}
+
+
+def parse_when(text: str, tz: str, now: datetime) -> datetime:
+    """'30d', '12h', '2w', '6m', '1y' (ago) or 'YYYY-MM-DD' (that local day's start) -> aware UTC time."""
+    m = _SPAN.match(text.strip().lower())
+    if m:
+        return now - int(m.group(1)) * _SPAN_UNIT[m.group(2)]
+    try:
+        return day_bounds(parse_day(text.strip()), tz)[0]
+    except ConfigError:
+        raise ConfigError(
+            f"not a time: {text!r} (use a span like 30d, 12h, 2w, 6m, 1y or a day YYYY-MM-DD)"
+        ) from None

@@ -49,7 +49,12 @@ def test_no_pii_anywhere_after_a_backfill(omoide_home: Path):
     with get_client(sync_client=True) as client:
         stored["artifacts"] = "\n".join(str(a.data) for a in client.read_artifacts())
         stored["logs"] = "\n".join(log.message for log in client.read_logs())
+    import lancedb
+
+    memories = lancedb.connect(omoide_home / "lancedb").open_table("memories")
+    stored["lancedb rows"] = memories.to_pandas().drop(columns=["vector"]).to_json()
     assert any("lake" in k for k in stored) and stored["artifacts"] and stored["logs"]
+    assert any("/vault/memory/" in k for k in stored) and len(stored["lancedb rows"]) > 1000
     leaks = [(where, s) for where, text in stored.items() for s in PII_SAMPLES if s in text]
     assert leaks == []
 

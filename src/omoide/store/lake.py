@@ -124,3 +124,15 @@ def write_facts(lake_dir: Path, day: date, facts: pd.DataFrame) -> Path:
 def read_facts(lake_dir: Path, day: date) -> pd.DataFrame:
     """Lake -> the memory rows summarize wrote for a day."""
     return read_part(part_path(lake_dir, "facts", day, "facts"), schemas.FACTS)
+
+
+def stage_days(lake_dir: Path, stage: str) -> list[date]:
+    """Lake root + stage -> the days that have a partition, in order."""
+    root = lake_dir / stage
+    if not root.exists():
+        return []
+    return sorted(
+        date.fromisoformat(p.name.removeprefix("day="))
+        for p in root.glob("day=*")
+        if p.is_dir() and any(p.glob("*.parquet"))
+    )

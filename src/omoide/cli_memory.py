@@ -1,0 +1,97 @@
+"""The memory commands of the omoide CLI: recall and reindex (library calls, no Prefect start-up)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from omoide.days import parse_when
+from omoide.errors import OmoideError
+from omoide.schemas import MEMORY_KINDS
+from omoide.settings import get_settings
+
+out = Console()
+
+
+def recall_command(
+    query: Annotated[str, typer.Argument(help="What to remember, in your own words.")],
+    k: Annotated[
+        int | None, typer.Option(min=1, help="How many memories (default [recall] k).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only after: 30d, 12h, 2w, 6m, 1y or YYYY-MM-DD.")
+    ] = None,
+    until: Annotated[str | None, typer.Option(help="Only before: same forms as --since.")] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", help=f"Kinds to keep (repeat): {', '.join(MEMORY_KINDS)}."),
+    ] = None,
+    entity: Annotated[
+        list[str] | None, typer.Option("--entity", help="Entities to match (repeat).")
+    ] = None,
+    budget: Annotated[int | None, typer.Option(min=1, help="Token budget of the results.")] = None,
+    rehearse: Annotated[
+        bool, typer.Option(help="Count this recall as a rehearsal of what it returns.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """Recall memories: hybrid search × time decay × importance, with citations."""
+    from omoide.embed import get_embedder
+    from omoide.recall import recall
+    from omoide.store.memories import open_memories
+
+    settings = get_settings()
+    now = datetime.now(UTC)
+    bad = sorted(set(kind or []) - set(MEMORY_KINDS))
+    if bad:
+        raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
+    if not settings.lancedb_dir.exists():
+        raise OmoideError(
+            f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
+        )
+    embedder = get_embedder(settings.embed, settings.llm.host)
+    table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
+    results = recall(
+        table,
+        embedder,
+        query,
+        now,
+        k=k or settings.recall.k,
+        since=parse_when(since, settings.timezone, now) if since else None,
+        until=parse_when(until, settings.timezone, now) if until else None,
+        kinds=kind or None,
+        entities=entity or None,
+        decay_lambda=settings.recall.decay_lambda,
+        token_budget=budget or settings.recall.token_budget,
+        rehearse=rehearse,
+    )
+    if as_json:
+        print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
+        return
+    table_out = Table("score", "when", "kind", "memory", "source", show_lines=False)
+    for r in results:
+        item = r.to_json()
+        table_out.add_row(
+            f"{item['score']:.3f}",
+            item["ts"][:16],
+            item["kind"],
+            item["content"][:160],
+            item["source"],
+        )
+    out.print(table_out)
+
+
+def reindex_command() -> None:
+    """Drop the LanceDB memories and rebuild them from lake/facts with the configured embedder."""
+    from omoide.reindex import reindex
+
+    settings = get_settings()
+    stats = reindex(settings, datetime.now(UTC))
+    out.print(
+        f"Re-embedded {stats['memories']} memories of {stats['days']} day(s) with {stats['embed_model']}."
+    )

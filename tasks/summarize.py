@@ -1,0 +1,121 @@
+"""Summarize task: a day's lake events and sessions -> digest in the vault, memory rows in the lake."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from prefect import get_run_logger, task
+from prefect.context import TaskRunContext
+
+from omoide import __version__, quality
+from omoide.days import day_bounds
+from omoide.ids import stable_id
+from omoide.llm.cache import CachedLLM
+from omoide.memorize import day_memories, digest_id, session_lines
+from omoide.prompts import PROMPT_VERSION
+from omoide.records import day_records
+from omoide.sanitize import pii_residue
+from omoide.settings import LLMSettings
+from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
+from omoide.store.vault import memory_path, write_daily
+from omoide.summarize import summarize_day
+from omoide.tasks.artifacts import publish_markdown, publish_quality
+
+SUMMARIZE_VERSION = f"{__version__}-1"
+
+
+def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
+    """Task parameters -> key from the day's lake state, the backend, model and prompt version."""
+    lake: Path = parameters["lake_dir"]
+    day: date = parameters["day"]
+    llm: LLMSettings | None = parameters["llm"]
+    return stable_id(
+        "summarize",
+        SUMMARIZE_VERSION,
+        PROMPT_VERSION,
+        str(lake),
+        str(parameters["vault_dir"]),
+        day,
+        parameters["tz"],
+        "none" if llm is None else f"{llm.host}|{llm.model}|{llm.chunk_tokens}",
+        partition_digest(lake, "events", day),
+        partition_digest(lake, "sessions", day),
+    )
+
+
+@task(
+    name="summarize",
+    task_run_name="summarize-{day}",
+    cache_key_fn=summarize_cache_key,
+    persist_result=True,
+    result_serializer="json",
+)
+def summarize_and_write(
+    lake_dir: Path,
+    vault_dir: Path,
+    home: Path,
+    cache_dir: Path,
+    day: date,
+    tz: str,
+    llm: LLMSettings | None,
+    now: datetime,
+) -> dict[str, Any]:
+    """Lake day (+ Ollama settings, or None for the embedded digest) -> vault file + lake facts."""
+    events, sessions = read_events(lake_dir, day), read_sessions(lake_dir, day)
+    model = None if llm is None else CachedLLM(_ollama(llm), cache_dir, PROMPT_VERSION)
+    budget = 1500 if llm is None else llm.chunk_tokens
+    summary = summarize_day(events, sessions, day, tz, model, budget)
+    written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
+    rows = day_memories(
+        day_records(events, sessions, day, tz, now), summary, written, home, tz, now
+    )
+    start, end = day_bounds(day, tz)
+    check = quality.validate(
+        rows.assign(pii_residue=pii_residue(rows.rename(columns={"content": "text"}))),
+        "facts",
+        {"day_start": start, "day_end": end},
+    )
+    publish_quality([check], f"facts-{day}")
+    quality.raise_for_failures(check)
+    path = write_facts(lake_dir, day, rows)
+    publish_markdown(
+        written.path.read_text(encoding="utf-8"), f"digest-{day}", f"omoide digest {day}"
+    )
+    get_run_logger().info(
+        "%s: %s wrote %d memory row(s), %d fact(s); %d llm call(s), %d cached",
+        day,
+        summary.produced_by,
+        len(rows),
+        len(summary.facts),
+        summary.llm_calls,
+        summary.cached_calls,
+    )
+    return {
+        "path": str(path),
+        "vault": str(memory_path(vault_dir, summary.day)),
+        "memories": len(rows),
+        "facts": len(summary.facts),
+        "produced_by": summary.produced_by,
+        "llm_calls": summary.llm_calls,
+    }
+
+
+def _ollama(llm: LLMSettings) -> Any:
+    """Ollama settings -> the Ollama LLM (imported here: only runs that use it pay for it)."""
+    from omoide.llm.ollama import OllamaLLM
+
+    return OllamaLLM(llm.host, llm.model, timeout_s=llm.timeout_s, retries=llm.retries)
+
+
+@task(name="choose-llm", task_run_name="choose-llm")
+def choose_llm(llm: LLMSettings) -> LLMSettings | None:
+    """[llm] settings -> themselves when Ollama will serve this run, None for the embedded digest."""
+    from omoide.llm import get_llm
+
+    chosen = get_llm(llm)
+    get_run_logger().info(
+        "summaries by %s", "the embedded digest" if chosen is None else f"ollama:{llm.model}"
+    )
+    return None if chosen is None else llm

@@ -1,0 +1,117 @@
+"""The daily flow's memory half (summarize → vault → embed → recall) under a real Prefect API."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import lancedb
+import pytest
+
+from omoide.sample import write_sample
+from omoide.store.vault import memory_path
+from tests import ollama_server
+from tests.flows.test_daily import task_states
+
+pytestmark = pytest.mark.usefixtures("prefect_harness")
+fake_ollama = ollama_server.fake_ollama
+LAST = date(2026, 11, 20)
+
+
+@pytest.fixture
+def sample_home(omoide_home: Path) -> Path:
+    write_sample(omoide_home, days=1, end=LAST)
+    return omoide_home
+
+
+def _table(home: Path):
+    return lancedb.connect(home / "lancedb").open_table("memories")
+
+
+def _line(home: Path, source: str) -> str:
+    """Citation 'path#Lnn' -> the text of that line (relative paths are under home)."""
+    path, _, n = source.rpartition("#L")
+    file = Path(path) if Path(path).is_absolute() else home / path
+    return file.read_text(encoding="utf-8").splitlines()[int(n) - 1]
+
+
+def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
+    from omoide.embed import get_embedder
+    from omoide.flows.daily import daily
+    from omoide.recall import recall
+    from omoide.settings import get_settings
+
+    state = daily(day=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    out = state.result()
+    assert out["digest"]["produced_by"] == "embedded:extractive-digest-v1"
+    vault = memory_path(sample_home / "vault", "2026-11-20")
+    assert vault.exists() and "## Summary" in vault.read_text(encoding="utf-8")
+    rows = _table(sample_home).to_pandas()
+    assert {"note", "chat", "session", "digest", "W", "B", "O", "S"} <= set(rows["kind"])
+    assert out["memories"]["memories"] == len(rows)
+
+    settings = get_settings()
+    emb = get_embedder(settings.embed, settings.llm.host)
+    got = recall(
+        _table(sample_home), emb, "which store is right for warelay", datetime.now(UTC), k=5
+    )
+    assert got and got[0].kind == "O" and "Lance" in got[0].content
+    for r in got:
+        line = _line(sample_home, r.source)
+        first_words = " ".join(r.content.split()[:3]).lstrip("- ")
+        assert first_words.split(":")[0][:10] in line or r.kind == "chat", (r.source, line)
+    session = rows[rows["kind"] == "session"].iloc[0]
+    assert re.fullmatch(r"vault/memory/2026-11-20\.md#L\d+", session["source"])
+    assert session["content"] in _line(sample_home, session["source"])
+
+
+def test_rerunning_a_day_makes_no_llm_or_embedding_call_and_changes_no_row(sample_home: Path):
+    from omoide.flows.daily import daily
+
+    assert daily(day=LAST, return_state=True).is_completed()
+    version = _table(sample_home).version
+    before = _table(sample_home).to_pandas().sort_values("memory_id", ignore_index=True)
+    vault_bytes = memory_path(sample_home / "vault", "2026-11-20").read_bytes()
+
+    again = daily(day=LAST, return_state=True)
+    states = task_states(again.state_details.flow_run_id)
+    assert states[f"summarize-{LAST}"] == "Cached" and states[f"embed-{LAST}"] == "Cached"
+
+    forced = daily(day=LAST, force=True, return_state=True)
+    assert forced.is_completed()
+    out = forced.result()
+    assert (
+        out["memories"]["embedded"] == 0
+        and out["memories"]["unchanged"] == out["memories"]["memories"]
+    )
+    assert out["digest"]["llm_calls"] == 0
+    assert _table(sample_home).version == version
+    after = _table(sample_home).to_pandas().sort_values("memory_id", ignore_index=True)
+    assert before.drop(columns=["vector"]).equals(after.drop(columns=["vector"]))
+    assert memory_path(sample_home / "vault", "2026-11-20").read_bytes() == vault_bytes
+
+
+def test_daily_with_ollama_summarizes_once_then_serves_the_cache(
+    sample_home: Path, fake_ollama, monkeypatch
+):
+    from omoide.flows.daily import daily
+
+    monkeypatch.setenv("OMOIDE_LLM__BACKEND", "ollama")
+    monkeypatch.setenv("OMOIDE_LLM__HOST", fake_ollama.url)
+    monkeypatch.setenv("OMOIDE_LLM__MODEL", ollama_server.CHAT_MODEL)
+    state = daily(day=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    out = state.result()
+    assert out["digest"]["produced_by"] == f"ollama:{ollama_server.CHAT_MODEL}"
+    chats = len(fake_ollama.bodies("/api/chat"))
+    assert chats >= 2 and out["digest"]["llm_calls"] == chats
+    prompt = fake_ollama.bodies("/api/chat")[0]["messages"][1]["content"]
+    assert "<untrusted_data>" in prompt
+    text = memory_path(sample_home / "vault", "2026-11-20").read_text(encoding="utf-8")
+    assert f"model: {ollama_server.CHAT_MODEL}" in text
+
+    forced = daily(day=LAST, force=True, return_state=True)
+    assert forced.is_completed()
+    assert len(fake_ollama.bodies("/api/chat")) == chats  # every answer came from the cache
