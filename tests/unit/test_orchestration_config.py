@@ -15,10 +15,10 @@ from omoide.settings import SourceConfig
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_prefect_yaml_declares_daily_and_backfill_with_real_entrypoints():
+def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints():
     spec = yaml.safe_load((ROOT / "prefect.yaml").read_text())
     by_name = {d["name"]: d for d in spec["deployments"]}
-    assert set(by_name) == {"daily", "backfill"}
+    assert set(by_name) == {"daily", "backfill", "recall"}
     assert by_name["daily"]["schedules"][0]["cron"] == "0 2 * * *"
     for d in by_name.values():
         path, func = d["entrypoint"].split(":")

@@ -1,0 +1,327 @@
+"""The LanceDB `memories` table: idempotent upserts by memory_id, day replacement, indices.
+
+One table holds every memory row with its vector. Writes go through `merge_insert` on
+memory_id; a row whose content hash (kind, content, embed model) and metadata are unchanged
+is not written and not embedded again, so re-running a day changes nothing. A metadata-only
+change (importance, entities, ...) keeps the stored vector; recall counters survive upserts.
+
+Indices: a native full-text index on `content` (English stemming and stop words, no
+positions: recall sends match queries, never phrases) and, once the table holds
+`ANN_MIN_ROWS` rows, an IVF_SQ vector index with scalar indices on `ts` and `kind` for
+the prefilters. Below that, flat search stays: it is exact and
+cheap (384 dims on 2 shared cores: ~10 ms at 10k rows, ~16 ms at 20k), while past it it
+climbs steeply (~130 ms at 50k, ~210 ms at 100k). IVF_SQ answers in 3-6 ms at those sizes
+with ~96-98% recall@10 and builds in under a second; IVF_PQ found only 28% of the true top
+10 and took a minute to build at 100k, IVF_HNSW_SQ took three minutes.
+The index uses L2 distance: vectors are unit length, so L2² = 2 − 2·cosine ranks exactly as
+cosine, and a plain `table.search(vec)` (L2 by default) uses the same index. Its partitions
+are trained when it is built; later rows are folded in by `optimize()`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from lancedb.index import FTS, Bitmap, BTree, IvfSq
+
+from omoide import schemas
+from omoide.embed.base import Embedder
+from omoide.errors import EmbeddingMismatchError, OmoideError
+from omoide.ids import stable_id
+
+log = logging.getLogger(__name__)
+
+TABLE = "memories"
+META_MODEL = b"omoide.embed_model"
+ANN_MIN_ROWS = 20_000
+FTS_LANGUAGE = "English"
+# FACTS columns whose change means a rewrite; recorded_at is when omoide first wrote the
+# row, so a re-run with a later clock is not a change.
+COMPARED = [n for n in schemas.FACTS.names if n != "recorded_at"]
+_ID_CHUNK = 4096  # ids per `memory_id IN (...)` lookup, to keep SQL texts bounded
+
+
+@dataclass(frozen=True)
+class UpsertStats:
+    """What one upsert (or day replacement) did to the memories table."""
+
+    inserted: int
+    updated: int
+    unchanged: int
+    embedded: int
+    deleted: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        """Stats -> plain dict of counts."""
+        return asdict(self)
+
+
+def sql_str(value: str) -> str:
+    """Text -> SQL string literal (single quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def sql_list(values: Iterable[str]) -> str:
+    """Texts -> comma-separated SQL string literals."""
+    return ", ".join(sql_str(v) for v in values)
+
+
+def sql_ts(when: datetime) -> str:
+    """Timezone-aware datetime -> SQL timestamp literal in UTC."""
+    if when.tzinfo is None:
+        raise OmoideError(f"timestamp {when.isoformat()} has no timezone")
+    return f"timestamp '{when.astimezone(UTC).isoformat()}'"
+
+
+def content_hash(kind: str, content: str, embed_model: str) -> str:
+    """Kind, content, embedding model -> hash deciding whether a row needs a new vector."""
+    return stable_id("memory-content", kind, content, embed_model)
+
+
+def _stored_model(table: lancedb.table.Table) -> str | None:
+    """Table -> embedding model named in its schema metadata, else in its first row."""
+    meta = table.schema.metadata or {}
+    if META_MODEL in meta:
+        return meta[META_MODEL].decode()
+    rows = table.search().select(["embed_model"]).limit(1).to_list()
+    return rows[0]["embed_model"] if rows else None
+
+
+def open_memories(
+    db_dir: Path, embedder_model: str, dim: int, create: bool = True
+) -> lancedb.table.Table:
+    """LanceDB folder + embedding model and dimension -> the memories table (created if asked).
+
+    Raises EmbeddingMismatchError when the table was built with another model or dimension.
+    """
+    db = lancedb.connect(db_dir)
+    try:
+        table = db.open_table(TABLE)
+    except ValueError:
+        if not create:
+            raise OmoideError(
+                f"no memories table in {db_dir}: run `omoide run` or `omoide backfill` first"
+            ) from None
+        schema = schemas.memories_schema(dim).with_metadata({META_MODEL: embedder_model.encode()})
+        log.info("memories: created table (dim %d)", dim)
+        return db.create_table(TABLE, schema=schema)
+    stored_dim = table.schema.field("vector").type.list_size
+    stored_model = _stored_model(table)
+    if stored_dim != dim or stored_model not in (None, embedder_model):
+        raise EmbeddingMismatchError(
+            f"the memories in {db_dir} were embedded with {stored_model!r} ({stored_dim} dims) "
+            f"but the configured model is {embedder_model!r} ({dim} dims); "
+            "run `omoide reindex` to drop and re-embed them"
+        )
+    return table
+
+
+def drop_memories(db_dir: Path) -> None:
+    """LanceDB folder -> memories table dropped (no-op when missing); for `omoide reindex`."""
+    lancedb.connect(db_dir).drop_table(TABLE, ignore_missing=True)
+
+
+def count(table: lancedb.table.Table, where: str | None = None) -> int:
+    """Table (+ SQL filter) -> number of rows."""
+    return table.count_rows(where)
+
+
+def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
+    """Table + local day -> that day's rows (all columns), ordered by ts and memory_id."""
+    frame = table.search().where(f"day = {sql_str(day)}").to_pandas()
+    return frame.sort_values(["ts", "memory_id"], ignore_index=True)
+
+
+def _facts(records: pa.Table | pd.DataFrame, now: datetime) -> pa.Table:
+    """Records in the FACTS schema -> arrow table, last row per memory_id, recorded_at filled."""
+    if isinstance(records, pd.DataFrame):
+        if records.empty:
+            return schemas.FACTS.empty_table()
+        frame = schemas.conform(records, schemas.FACTS)
+        frame["recorded_at"] = frame["recorded_at"].fillna(now)
+        table = schemas.to_table(frame, schemas.FACTS)
+    else:
+        missing = [n for n in schemas.FACTS.names if n not in records.column_names]
+        if missing:
+            raise OmoideError(f"memory records lack column(s) {missing}")
+        table = records.select(schemas.FACTS.names)
+        recorded = pc.fill_null(table["recorded_at"].cast(schemas.TS), pa.scalar(now, schemas.TS))
+        table = table.set_column(
+            table.schema.get_field_index("recorded_at"), "recorded_at", recorded
+        )
+        table = table.cast(schemas.FACTS)
+    last = {mid: i for i, mid in enumerate(table["memory_id"].to_pylist())}
+    if len(last) < table.num_rows:
+        table = table.take(sorted(last.values()))
+    return table
+
+
+def _lookup(table: lancedb.table.Table, ids: Sequence[str], columns: list[str]) -> pa.Table:
+    """Table + ids -> stored rows with those ids (chosen columns), in no particular order."""
+    parts = [
+        table.search()
+        .where(f"memory_id IN ({sql_list(ids[i : i + _ID_CHUNK])})")
+        .select(columns)
+        .to_arrow()
+        for i in range(0, len(ids), _ID_CHUNK)
+    ]
+    return pa.concat_tables(parts) if parts else pa.table({c: [] for c in columns})
+
+
+def _embed(embedder: Embedder, texts: list[str], dim: int) -> np.ndarray:
+    """Texts -> (n, dim) vectors, checked against the table's dimension."""
+    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+    if vectors.shape != (len(texts), dim):
+        raise EmbeddingMismatchError(
+            f"{embedder.model!r} returned vectors of shape {vectors.shape}, expected "
+            f"({len(texts)}, {dim}); run `omoide reindex` after changing models"
+        )
+    return vectors
+
+
+def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> UpsertStats:
+    """FACTS rows -> merged into the table, skipping unchanged ones; counts."""
+    ids = facts["memory_id"].to_pylist()
+    model = embedder.model
+    kinds, contents = facts["kind"].to_pylist(), facts["content"].to_pylist()
+    hashes = [content_hash(k, c, model) for k, c in zip(kinds, contents, strict=True)]
+    keep = ["content_hash", "recall_count", "last_recalled_at", "recorded_at"]
+    stored_rows = _lookup(table, ids, [*COMPARED, *keep]).to_pylist() if table.count_rows() else []
+    stored = {r["memory_id"]: r for r in stored_rows}
+    fresh: list[int] = []  # rows needing a vector: new ids or new content
+    reuse: list[int] = []  # metadata-only changes: the stored vector stays valid
+    for i, row in enumerate(facts.select(COMPARED).to_pylist()):
+        old = stored.get(ids[i])
+        if old is None or old["content_hash"] != hashes[i]:
+            fresh.append(i)
+        elif any(old[c] != row[c] for c in COMPARED):
+            reuse.append(i)
+    inserted = sum(1 for i in fresh if ids[i] not in stored)
+    stats = UpsertStats(
+        inserted=inserted,
+        updated=len(fresh) + len(reuse) - inserted,
+        unchanged=len(ids) - len(fresh) - len(reuse),
+        embedded=len(fresh),
+    )
+    if not fresh and not reuse:
+        return stats
+    dim = table.schema.field("vector").type.list_size
+    vectors = np.empty((len(fresh) + len(reuse), dim), dtype=np.float32)
+    if fresh:
+        vectors[: len(fresh)] = _embed(embedder, [contents[i] for i in fresh], dim)
+    if reuse:
+        old = _lookup(table, [ids[i] for i in reuse], ["memory_id", "vector"]).to_pylist()
+        by_id = {r["memory_id"]: r["vector"] for r in old}
+        vectors[len(fresh) :] = np.asarray([by_id[ids[i]] for i in reuse], dtype=np.float32)
+    order = fresh + reuse
+    olds = [stored.get(ids[i]) for i in order]
+    out = facts.take(order)
+    # A metadata-only update keeps the first recording time; new content is a new recording.
+    recorded = out["recorded_at"].to_pylist()
+    recorded[len(fresh) :] = [o["recorded_at"] for o in olds[len(fresh) :]]
+    out = out.set_column(
+        out.schema.get_field_index("recorded_at"), "recorded_at", pa.array(recorded, schemas.TS)
+    )
+    extra = {
+        "content_hash": pa.array([hashes[i] for i in order], pa.string()),
+        "recall_count": pa.array([o["recall_count"] if o else 0 for o in olds], pa.int64()),
+        "last_recalled_at": pa.array(
+            [o["last_recalled_at"] if o else None for o in olds], schemas.TS
+        ),
+        "embed_model": pa.array([model] * len(order), pa.string()),
+        "vector": pa.FixedSizeListArray.from_arrays(pa.array(vectors.ravel()), dim),
+    }
+    for name, column in extra.items():
+        out = out.append_column(name, column)
+    out = out.cast(schemas.memories_schema(dim))
+    merge = table.merge_insert("memory_id").when_matched_update_all()
+    merge.when_not_matched_insert_all().execute(out)
+    return stats
+
+
+def _maintain_indices(table: lancedb.table.Table) -> None:
+    """Table after a write -> FTS index present, vector index once large, new rows indexed."""
+    indexed = {c for idx in table.list_indices() for c in idx.columns}
+    if "content" not in indexed:
+        table.create_index(
+            "content",
+            config=FTS(
+                with_position=False, language=FTS_LANGUAGE, stem=True, remove_stop_words=True
+            ),
+        )
+    if "vector" not in indexed and table.count_rows() >= ANN_MIN_ROWS:
+        table.create_index("vector", config=IvfSq(distance_type="l2"))
+        # Without these the ts/kind prefilter scans both columns on every recall: at 100k
+        # rows a filtered recall takes ~26 ms without them and ~15 ms with them.
+        table.create_index("ts", config=BTree())
+        table.create_index("kind", config=Bitmap())
+        log.info("memories: built vector (IVF_SQ) and prefilter indices")
+    if indexed:
+        # Folds the new rows into the existing indices and compacts small write fragments.
+        table.optimize()
+
+
+def upsert_memories(
+    table: lancedb.table.Table, records: pa.Table | pd.DataFrame, embedder: Embedder, now: datetime
+) -> UpsertStats:
+    """Memory records (FACTS schema) -> merged into the table; counts of what changed."""
+    stats = _write(table, _facts(records, now), embedder)
+    if stats.inserted or stats.updated:
+        _maintain_indices(table)
+    log.info("memories: %s", stats)
+    return stats
+
+
+def replace_day(
+    table: lancedb.table.Table,
+    day: str,
+    records: pa.Table | pd.DataFrame,
+    embedder: Embedder,
+    now: datetime,
+    kinds: Sequence[str] | None = None,
+) -> UpsertStats:
+    """A day's full set of records -> upserted, and that day's rows not in it deleted.
+
+    `kinds` limits the deletion to rows of those kinds (default: every kind of the day), so
+    a caller regenerating only some kinds leaves the others alone.
+    """
+    facts = _facts(records, now)
+    ids = facts["memory_id"].to_pylist()
+    other = set(facts["day"].to_pylist()) - {day}
+    if other:
+        raise OmoideError(f"replace_day({day}) got records of other day(s): {sorted(other)}")
+    stats = _write(table, facts, embedder)
+    where = f"day = {sql_str(day)}"
+    if kinds is not None:
+        where += f" AND kind IN ({sql_list(kinds)})" if kinds else " AND false"
+    if ids:
+        where += f" AND memory_id NOT IN ({sql_list(ids)})"
+    # Counting first keeps a no-op replacement from creating a new table version.
+    deleted = table.count_rows(where)
+    if deleted:
+        table.delete(where)
+    stats = UpsertStats(stats.inserted, stats.updated, stats.unchanged, stats.embedded, deleted)
+    if stats.inserted or stats.updated or deleted:
+        _maintain_indices(table)
+    log.info("memories %s: %s", day, stats)
+    return stats
+
+
+def bump_recall(table: lancedb.table.Table, memory_ids: Sequence[str], now: datetime) -> int:
+    """Recalled ids + time -> recall_count += 1 and last_recalled_at = now; rows updated."""
+    if not memory_ids:
+        return 0
+    result = table.update(
+        where=f"memory_id IN ({sql_list(memory_ids)})",
+        values_sql={"recall_count": "recall_count + 1", "last_recalled_at": sql_ts(now)},
+    )
+    return result.rows_updated
