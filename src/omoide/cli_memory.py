@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from typing import Annotated
+from zoneinfo import ZoneInfo
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from omoide.days import parse_when
 from omoide.errors import OmoideError
@@ -73,17 +74,17 @@ def recall_command(
     if as_json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
         return
-    table_out = Table("score", "when", "kind", "memory", "source", show_lines=False)
+    zone = ZoneInfo(settings.timezone)
     for r in results:
         item = r.to_json()
-        table_out.add_row(
-            f"{item['score']:.3f}",
-            item["ts"][:16],
-            item["kind"],
-            item["content"][:160],
-            item["source"],
+        when = datetime.fromisoformat(item["ts"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        out.print(
+            f"[bold]{item['score']:.3f}[/]  {when}  [cyan]{item['kind']}[/]  {escape(item['source'])}",
+            highlight=False,
         )
-    out.print(table_out)
+        out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+    if not results:
+        out.print("nothing recalled")
 
 
 def reindex_command() -> None:

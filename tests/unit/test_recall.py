@@ -107,7 +107,7 @@ def test_results_carry_citation_and_score_parts(diary, emb):
     assert top.source == "memory/2026-11-19.md#L3" and top.source_refs == ["chat.jsonl#L3"]
     assert datetime.fromisoformat(top.ts) == NOW - timedelta(days=2)
     p = top.parts
-    product = p.relevance * p.decay * p.importance * p.confidence * p.strength
+    product = p.relevance * p.recency * p.importance * p.confidence * p.strength
     assert math.isclose(top.score, product)
     assert math.isclose(p.relevance, 0.7 * p.lexical + 0.3 * p.semantic)
     assert math.isclose(p.decay, 1 / (1 + 0.05 * 2))
@@ -162,8 +162,14 @@ def test_decay_puts_the_recent_of_two_equal_memories_first(tmp_path: Path, emb):
         rec("older_better", "ramen ramen dinner ramen place list", 300),
     )
     ranked = recall(table, emb, "ramen place", NOW, rehearse=False)
-    assert ids(ranked) == ["new", "old", "older_better"]
-    assert ranked[0].parts.relevance == ranked[1].parts.relevance
+    assert ids(ranked).index("new") < ids(ranked).index("old")
+    by_id = {r.memory_id: r for r in ranked}
+    assert by_id["new"].parts.relevance == by_id["old"].parts.relevance
+    assert (
+        by_id["new"].parts.recency
+        > by_id["old"].parts.recency
+        > by_id["older_better"].parts.recency
+    )
     flat = recall(table, emb, "ramen place", NOW, decay_lambda=0.0, rehearse=False)
     # Without decay the equal pair ties (broken by id) and relevance alone orders the rest.
     assert all(r.parts.decay == 1.0 for r in flat)
@@ -287,3 +293,15 @@ def test_real_model_finds_a_paraphrase(tmp_path: Path):
     assert top.memory_id == "jog"
     assert top.parts.lexical == 0.0
     assert recall(table, emb, "electricity", NOW, k=1, rehearse=False)[0].memory_id == "bill"
+
+
+def test_decay_does_not_bury_an_old_exact_match(tmp_path: Path, emb):
+    table = store(
+        tmp_path,
+        emb,
+        rec("spring", "Booked the pottery class in Mashiko for the spring", 200),
+        rec("yesterday", "Walked past a shop", 1),
+    )
+    ranked = recall(table, emb, "pottery class Mashiko", NOW, rehearse=False)
+    assert ids(ranked)[0] == "spring"
+    assert ranked[0].parts.recency >= 1 - 0.3

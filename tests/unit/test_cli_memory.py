@@ -1,0 +1,157 @@
+"""`omoide recall`, `reindex` and `bench locomo`, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import lancedb
+import pandas as pd
+import pytest
+
+from omoide import schemas
+from omoide.bench_locomo import evidence_ids, normalise_dia, parse_session_time
+from omoide.store.lake import write_facts
+from tests.conftest import FIXTURES
+from tests.unit.test_cli import omoide
+
+NOW = pd.Timestamp("2026-11-21T08:00:00Z")
+
+
+def _facts() -> pd.DataFrame:
+    rows = [
+        (
+            "m1",
+            "O",
+            ["warelay"],
+            "Lance is the right store for warelay.",
+            0.8,
+            "notes/2026-11-20.md#L18",
+        ),
+        ("m2", "W", ["Peter"], "Peter moved to the platform team.", 1.0, "notes/2026-11-20.md#L17"),
+        (
+            "m3",
+            "note",
+            [],
+            "Baked sourdough with more water this time.",
+            1.0,
+            "notes/2026-11-20.md#L5",
+        ),
+    ]
+    df = pd.DataFrame(
+        [
+            {
+                "memory_id": m,
+                "day": "2026-11-20",
+                "ts": pd.Timestamp("2026-11-20T09:00Z"),
+                "kind": k,
+                "entities": e,
+                "content": c,
+                "confidence": conf,
+                "importance": 0.9,
+                "source": src,
+                "source_refs": [src],
+                "backend": "user",
+                "recorded_at": NOW,
+            }
+            for m, k, e, c, conf, src in rows
+        ]
+    )
+    return schemas.conform(df, schemas.FACTS)
+
+
+@pytest.fixture
+def home_with_memories(omoide_home: Path) -> Path:
+    write_facts(omoide_home / "lake", date(2026, 11, 20), _facts())
+    r = omoide("reindex", home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    assert "Re-embedded 3 memories of 1 day(s) with all-MiniLM-L6-v2-int8" in r.stdout
+    return omoide_home
+
+
+def test_recall_json_has_the_documented_fields(home_with_memories: Path):
+    r = omoide(
+        "recall",
+        "which database did we pick for warelay",
+        "--k",
+        "2",
+        "--json",
+        home=home_with_memories,
+    )
+    assert r.returncode == 0, r.stderr
+    items = json.loads(r.stdout)
+    assert 1 <= len(items) <= 2
+    top = items[0]
+    assert {"memory_id", "kind", "ts", "entities", "content", "source", "score"} <= set(top)
+    assert top["memory_id"] == "m1" and top["source"] == "notes/2026-11-20.md#L18"
+    assert datetime.fromisoformat(top["ts"]) == datetime(2026, 11, 20, 9, tzinfo=UTC)
+
+
+def test_recall_filters_and_rehearsal_from_the_command_line(home_with_memories: Path):
+    r = omoide(
+        "recall",
+        "team",
+        "--kind",
+        "W",
+        "--entity",
+        "peter",
+        "--json",
+        "--no-rehearse",
+        home=home_with_memories,
+    )
+    assert r.returncode == 0, r.stderr
+    assert [i["memory_id"] for i in json.loads(r.stdout)] == ["m2"]
+    table = lancedb.connect(home_with_memories / "lancedb").open_table("memories")
+    assert table.to_pandas().set_index("memory_id").loc["m2", "recall_count"] == 0
+    assert (
+        omoide("recall", "team", "--kind", "W", "--json", home=home_with_memories).returncode == 0
+    )
+    table = lancedb.connect(home_with_memories / "lancedb").open_table("memories")
+    assert table.to_pandas().set_index("memory_id").loc["m2", "recall_count"] == 1
+
+
+def test_recall_errors_are_one_line(omoide_home: Path, home_with_memories: Path):
+    r = omoide("recall", "anything", "--kind", "X", home=home_with_memories)
+    assert r.returncode == 1 and "unknown kind" in r.stderr and "Traceback" not in r.stderr
+    r = omoide("recall", "anything", "--since", "yesterdayish", home=home_with_memories)
+    assert r.returncode == 1 and "not a time" in r.stderr
+
+
+def test_recall_before_any_run_says_what_to_do(tmp_path: Path):
+    r = omoide("recall", "anything", home=tmp_path / "empty")
+    assert r.returncode == 1 and "omoide backfill" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bench_locomo_prints_the_documented_json(omoide_home: Path):
+    r = omoide(
+        "bench",
+        "locomo",
+        "--data",
+        str(FIXTURES / "locomo_tiny.json"),
+        "--k",
+        "1,5",
+        "--json",
+        home=omoide_home,
+    )
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["questions"] == 4
+    assert set(out["recall_at"]) == {"1", "5"}
+    assert {"overall", "single-hop", "multi-hop", "temporal", "adversarial"} <= set(
+        out["recall_at"]["5"]
+    )
+    assert out["recall_at"]["5"]["single-hop"] == 100.0  # "pottery class ... Mashiko" is found
+    assert out["recall_at"]["5"]["adversarial"] == 100.0  # no evidence counts 1.0
+    assert out["mean_words"]["5"] > out["mean_words"]["1"] > 0
+
+
+def test_locomo_evidence_and_dates_are_normalised():
+    assert evidence_ids(["D8:6; D9:17", "D:11:26", "D30:05"]) == {
+        "D8:6",
+        "D9:17",
+        "D11:26",
+        "D30:5",
+    }
+    assert normalise_dia("nonsense") is None
+    assert parse_session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
