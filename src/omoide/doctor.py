@@ -13,7 +13,6 @@ from omoide.settings import Settings, SourceConfig
 from omoide.sources import collect
 
 Check = tuple[str, bool | None, str]
-OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434"
 
 
 def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
@@ -26,14 +25,54 @@ def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
     ]
     day = yesterday(settings.timezone, now)
     rows += [_source_check(s, day, settings.timezone, now) for s in settings.sources]
-    rows.append(
-        _http_check(
-            "ollama (optional, used by later stages)",
-            OLLAMA_DEFAULT_HOST + "/api/tags",
-            optional=True,
-        )
-    )
+    rows += [_llm_check(settings), _embed_check(settings)]
     return rows
+
+
+def _llm_check(settings: Settings) -> Check:
+    """[llm] -> which backend summaries will use, and whether Ollama answers with the model."""
+    from omoide.llm.ollama import OllamaLLM
+    from omoide.llm.retry import has_model
+
+    llm = settings.llm
+    label = f"llm ({llm.backend})"
+    if llm.backend == "none":
+        return (label, None, "embedded extractive digest (no model)")
+    try:
+        names = OllamaLLM(llm.host, llm.model, timeout_s=2.0, retries=0).ping(timeout_s=2.0)
+    except OmoideError as exc:
+        ok = None if llm.backend == "auto" else False
+        return (
+            label,
+            ok,
+            f"{exc}; " + ("the embedded digest will be used" if ok is None else "runs will fail"),
+        )
+    if not has_model(names, llm.model):
+        ok = None if llm.backend == "auto" else False
+        return (
+            label,
+            ok,
+            f"{llm.host} answers but has no {llm.model!r} (`ollama pull {llm.model}`)",
+        )
+    return (label, True, f"ollama:{llm.model} at {llm.host}")
+
+
+def _embed_check(settings: Settings) -> Check:
+    """[embed] -> does the embedding model load and embed, and does LanceDB hold its vectors?"""
+    from omoide.embed import get_embedder
+    from omoide.store.memories import count, open_memories
+
+    label = f"embeddings ({settings.embed.backend})"
+    try:
+        emb = get_embedder(settings.embed, settings.llm.host)
+        emb.embed(["omoide doctor"])
+        detail = f"{emb.model}, {emb.dim} dimensions"
+        if settings.lancedb_dir.exists():
+            table = open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
+            detail += f"; {count(table)} memories in {settings.lancedb_dir}"
+    except OmoideError as exc:
+        return (label, False, str(exc))
+    return (label, True, detail)
 
 
 def _source_check(source: SourceConfig, day, tz: str, now: datetime) -> Check:  # noqa: ANN001
