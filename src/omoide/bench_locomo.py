@@ -138,7 +138,7 @@ def run_locomo(
     data: Path,
     ks: Sequence[int] = (5, 10, 25),
     embedder: Embedder | None = None,
-    decay_lambda: float = 0.0,
+    decay_lambda: float = 0.05,
     limit: int | None = None,
 ) -> dict[str, Any]:
     """LoCoMo JSON file -> recall_acc (percent) per k and category, with mean words per result set."""

@@ -253,8 +253,11 @@ def bench_locomo(
     ],
     k: Annotated[str, typer.Option(help="Comma-separated cut-offs.")] = "5,10,25",
     decay_lambda: Annotated[
-        float, typer.Option(help="Time decay λ used while recalling (0: none, see README).")
-    ] = 0.0,
+        float | None,
+        typer.Option(
+            help="Time decay λ while recalling (default: [recall] decay_lambda; 0 = none)."
+        ),
+    ] = None,
     limit: Annotated[
         int | None, typer.Option(min=1, help="Only the first N conversations.")
     ] = None,
@@ -264,7 +267,8 @@ def bench_locomo(
     from omoide.bench_locomo import run_locomo
 
     ks = [int(x) for x in k.split(",") if x.strip()]
-    result = run_locomo(data, ks, decay_lambda=decay_lambda, limit=limit)
+    lam = get_settings().recall.decay_lambda if decay_lambda is None else decay_lambda
+    result = run_locomo(data, ks, decay_lambda=lam, limit=limit)
     if as_json:
         print(json.dumps(result))
         return
