@@ -25,7 +25,7 @@ from omoide.tasks.collect import collect_raw
 from omoide.tasks.sanitize import sanitize_events
 
 # Bump when collect/sanitize logic changes, so cached days are recomputed.
-INGEST_VERSION = f"{__version__}-1"
+INGEST_VERSION = f"{__version__}-2"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 

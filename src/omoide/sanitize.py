@@ -3,6 +3,8 @@
 One RE2 pass over each whole column (pyarrow, in C++, split across cores) picks the few
 strings that may hold personal data; per-group screens on those tell which detectors of
 `omoide.pii` can find anything, and only those run, once per distinct string.
+Categorical columns (the titles and URLs browser collectors emit) are screened once per
+category and keep their codes, so a million visits of a few thousand pages cost little.
 """
 
 from __future__ import annotations
@@ -78,8 +80,10 @@ def _screen(data: pa.Array, pattern: str) -> np.ndarray:
         return np.concatenate(list(pool.map(match, range(0, len(data), step))))
 
 
-def _redact_arrow(data: pa.Array) -> tuple[pa.Array | None, Counter[str]]:
-    """Arrow strings -> (redacted strings, or None when nothing changed; counts per type)."""
+def _redact_arrow(
+    data: pa.Array, weights: np.ndarray | None = None
+) -> tuple[pa.Array | None, Counter[str]]:
+    """Arrow strings (+ how many rows each stands for) -> (redacted or None; counts per type)."""
     counts: Counter[str] = Counter()
     if len(data) == data.null_count:
         return None, counts
@@ -104,7 +108,7 @@ def _redact_arrow(data: pa.Array) -> tuple[pa.Array | None, Counter[str]]:
         if found:
             changed.append(position)
             replacements.append(redacted)
-            occurrences[text] += 1
+            occurrences[text] += 1 if weights is None else int(weights[position])
     for text, n in occurrences.items():
         for kind, per_string in seen[text][1].items():
             counts[kind] += per_string * n
@@ -115,8 +119,37 @@ def _redact_arrow(data: pa.Array) -> tuple[pa.Array | None, Counter[str]]:
     return pc.replace_with_mask(data, mask, pa.array(replacements, type=data.type)), counts
 
 
+def _categories(values: pd.Series) -> tuple[np.ndarray, pa.Array] | None:
+    """Categorical string column -> (codes, -1 for null; categories as Arrow), else None."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return None
+    return values.cat.codes.to_numpy(), _as_arrow(values.cat.categories.to_series())
+
+
+def _recode(codes: np.ndarray, strings: pa.Array, index: pd.Index) -> pd.Series:
+    """Codes into strings that may now repeat -> categorical series over distinct strings."""
+    categories = pd.Index(strings.to_pandas())
+    if not categories.is_unique:
+        # Two values that differed only in what was redacted are one value now.
+        encoded = pc.dictionary_encode(strings)
+        codes = np.append(encoded.indices.to_numpy(zero_copy_only=False), -1)[codes]
+        categories = pd.Index(encoded.dictionary.to_pandas())
+    return pd.Series(pd.Categorical.from_codes(codes, categories=categories), index=index)
+
+
 def _redact_strings(values: pd.Series) -> tuple[pd.Series, Counter[str]]:
     """String column -> (column with personal data replaced, counts per type)."""
+    distinct = _categories(values)
+    if distinct is not None:
+        # Titles and URLs arrive once per distinct value: redact those, weighted by use.
+        codes, categories = distinct
+        uses = np.bincount(codes[codes >= 0], minlength=len(categories))
+        redacted, counts = _redact_arrow(categories, uses)
+        if redacted is None:
+            return values, counts
+        return _recode(codes, redacted, values.index), counts
+    if values.isna().all():  # text/actor of browser visits: nothing to convert or scan
+        return values, Counter()
     redacted, counts = _redact_arrow(_as_arrow(values))
     if redacted is None:
         return values, counts
@@ -124,7 +157,11 @@ def _redact_strings(values: pd.Series) -> tuple[pd.Series, Counter[str]]:
 
 
 def _as_lists(values: pd.Series) -> pa.ListArray:
-    """Series of string lists (lists, numpy arrays or nulls) -> arrow list<string> array."""
+    """Series of string lists (lists, numpy arrays, nulls or Arrow) -> arrow list<string> array."""
+    array = values.array
+    if hasattr(array, "__arrow_array__"):
+        data = pa.array(array, type=pa.list_(pa.string()))
+        return data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data
     return pa.array(values.to_numpy(dtype=object), type=pa.list_(pa.string()), from_pandas=True)
 
 
@@ -159,8 +196,14 @@ def pii_residue(events: pd.DataFrame) -> pd.Series:
     """Events -> per-row count of PII the detectors still find in text columns and entities."""
     residue = np.zeros(len(events), dtype=np.int64)
     for column in TEXT_COLUMNS:
-        if column in events.columns:
+        if column not in events.columns:
+            continue
+        distinct = _categories(events[column])
+        if distinct is None:
             residue += _residue(_as_arrow(events[column]))
+        else:
+            codes, categories = distinct
+            residue += np.append(_residue(categories), 0)[codes]
     if "entities" in events.columns and len(events):
         lists = _as_lists(events["entities"])
         rows = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False)
@@ -200,10 +243,18 @@ def _is_excluded(url: str, domains: list[str]) -> bool:
 
 def _excluded_rows(urls: pd.Series, domains: list[str]) -> np.ndarray:
     """URL column and excluded domains -> boolean mask of rows to drop."""
-    drop = np.zeros(len(urls), dtype=bool)
     if not domains or urls.empty:
-        return drop
-    data = _as_arrow(urls)
+        return np.zeros(len(urls), dtype=bool)
+    distinct = _categories(urls)
+    if distinct is not None:
+        codes, categories = distinct
+        return np.append(_excluded(categories, domains), False)[codes]
+    return _excluded(_as_arrow(urls), domains)
+
+
+def _excluded(data: pa.Array, domains: list[str]) -> np.ndarray:
+    """Arrow URL strings and excluded domains -> boolean mask of those to drop."""
+    drop = np.zeros(len(data), dtype=bool)
     # Cheap substring test first; only URLs mentioning a domain are parsed.
     maybe = np.zeros(len(data), dtype=bool)
     for domain in domains:
@@ -222,11 +273,19 @@ def sanitize(
     events: pd.DataFrame, excluded_domains: list[str]
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Events, excluded domains -> (new events frame without them and with PII redacted, counts)."""
-    frame = schemas.conform(events, schemas.EVENTS)
+    names = schemas.EVENTS.names
+    # Selecting columns copies no data (pandas copy-on-write), and the assignments below
+    # never reach the caller's frame; only a frame missing columns is conformed (a copy).
+    frame = (
+        events[names]
+        if set(names) <= set(events.columns)
+        else schemas.conform(events, schemas.EVENTS)
+    )
     counts: Counter[str] = Counter()
     drop = _excluded_rows(frame["url"], _normalise_domains(excluded_domains))
     counts[EXCLUDED_DOMAIN] = int(drop.sum())
-    frame = frame.loc[~drop].reset_index(drop=True)
+    frame = frame.loc[~drop] if drop.any() else frame
+    frame = frame.reset_index(drop=True)
     for column in TEXT_COLUMNS:
         frame[column], found = _redact_strings(frame[column])
         counts.update(found)

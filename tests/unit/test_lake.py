@@ -16,9 +16,17 @@ T0 = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 def visits(ids, title="t", dur=1.0):
     recs = [
-        {"event_id": i, "ts": T0 + timedelta(minutes=n), "duration_s": dur, "source": "chrome",
-         "source_name": "chrome", "event_type": "visit", "title": title, "url": f"https://x.test/{i}",
-         "source_ref": f"History#visits.id={n}"}
+        {
+            "event_id": i,
+            "ts": T0 + timedelta(minutes=n),
+            "duration_s": dur,
+            "source": "chrome",
+            "source_name": "chrome",
+            "event_type": "visit",
+            "title": title,
+            "url": f"https://x.test/{i}",
+            "source_ref": f"History#visits.id={i}",
+        }
         for n, i in enumerate(ids)
     ]
     return events_frame(recs, datetime(2026, 11, 21, tzinfo=UTC))
@@ -64,3 +72,12 @@ def test_quarantine_keeps_refs_and_reasons_once(tmp_path: Path):
     assert len(q) == 1
     assert q.iloc[0]["ref"] == "n.md#L3" and q.iloc[0]["stage"] == "collect"
     assert quarantine(tmp_path, "collect", DAY, "notes", rej.iloc[0:0], now) is None
+
+
+def test_a_visit_stored_under_an_older_id_is_replaced_not_duplicated(tmp_path: Path):
+    merge_events(tmp_path, DAY, "chrome", visits(["old-a", "b"]))
+    renamed = visits(["new-a", "b"])
+    renamed.loc[0, "source_ref"] = "History#visits.id=old-a"  # same browser row, new id formula
+    counts = merge_events(tmp_path, DAY, "chrome", renamed)
+    assert counts.total == 2
+    assert sorted(read_events(tmp_path, DAY)["event_id"]) == ["b", "new-a"]

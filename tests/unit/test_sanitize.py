@@ -224,3 +224,44 @@ def test_sanitized_events_have_no_pii_residue() -> None:
     out, _ = sanitize(events, [])
     assert pii_residue(out).tolist() == [0, 0]
     assert pii_residue(schemas.empty(schemas.EVENTS)).empty
+
+
+def categorical(events: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """Frame -> the same frame with some text columns categorical, as browser collectors emit."""
+    out = events.copy()
+    for c in columns:
+        out[c] = out[c].astype("category")
+    return out
+
+
+def test_categorical_columns_are_redacted_once_per_value_and_counted_per_row() -> None:
+    urls = ["https://a.example/?token=one", "https://a.example/?token=two", "https://b.example/"]
+    titles = ["mail ann@example.com", None, "plain"]
+    events = categorical(
+        frame(*(event(i, url=urls[i % 3], title=titles[i % 3]) for i in range(9))), "url", "title"
+    )
+    out, counts = sanitize(events, [])
+    plain, plain_counts = sanitize(
+        frame(*(event(i, url=urls[i % 3], title=titles[i % 3]) for i in range(9))), []
+    )
+    assert out["url"].tolist() == plain["url"].tolist()
+    assert out["title"].astype(object).where(out["title"].notna(), None).tolist() == [
+        None if pd.isna(t) else t for t in plain["title"]
+    ]
+    assert counts == plain_counts and counts["url_secret"] == 6 and counts["email"] == 3
+    # Two URLs that differed only in their token are one value now.
+    assert isinstance(out["url"].dtype, pd.CategoricalDtype)
+    assert list(out["url"].cat.categories) == [
+        "https://a.example/?token=[REDACTED]",
+        "https://b.example/",
+    ]
+    assert pii_residue(out).tolist() == [0] * 9
+    assert pii_residue(events).tolist() == [2, 1, 0] * 3
+
+
+def test_excluded_domains_in_a_categorical_column() -> None:
+    urls = ["https://bank.example/x", None, "https://ok.example/"]
+    events = categorical(frame(*(event(i, url=urls[i % 3]) for i in range(6))), "url")
+    out, counts = sanitize(events, ["bank.example"])
+    assert counts["excluded_domain"] == 2
+    assert out["event_id"].tolist() == ["e1", "e2", "e4", "e5"]

@@ -8,7 +8,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from omoide import schemas
 from omoide.errors import SourceError
@@ -43,6 +45,26 @@ def events_frame(records: Iterable[Mapping[str, Any]], recorded_at: datetime) ->
     if "entities" not in df.columns:
         df["entities"] = [[] for _ in range(len(df))]
     return schemas.conform(df, schemas.EVENTS)
+
+
+def categorical(codes: np.ndarray, values: pa.Array) -> pd.Categorical:
+    """Codes (-1 for null) into distinct strings -> a pandas categorical column over them."""
+    # Browser columns repeat a few thousand pages a million times: a categorical column
+    # lets later stages work once per distinct value (see sanitize, sessionize).
+    return pd.Categorical.from_codes(codes, categories=pd.Index(values.to_pandas()))
+
+
+def constant(value: str, n: int) -> pd.Categorical:
+    """String + length -> a categorical column holding it n times (one string, not n)."""
+    return pd.Categorical.from_codes(
+        np.zeros(n, np.int8), categories=pd.Index([value], dtype="str")
+    )
+
+
+def empty_lists(n: int) -> pd.Series:
+    """Length -> n empty list<string> values, Arrow-backed (no n Python lists)."""
+    empty = pa.ListArray.from_arrays(np.zeros(n + 1, np.int32), pa.array([], pa.string()))
+    return pd.Series(empty, dtype=pd.ArrowDtype(empty.type))
 
 
 def visible_files(root: Path, pattern: str) -> list[Path]:

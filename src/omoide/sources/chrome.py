@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected
 from omoide.sources.sqlite_copy import (
-    VISIT_COLUMNS,
+    VisitTable,
     database_file,
+    named_codes,
+    read_visits,
     require_columns,
     shadow_copy,
     unix_us,
@@ -55,11 +58,10 @@ def browser_name(path: Path) -> str:
     return "Google Chrome"
 
 
-def transition_names(raw: pd.Series) -> pd.Series:
-    """Raw transition integers -> core type names ('link', 'typed', ...)."""
-    core = raw.astype("int64") & 0xFF
-    named = core.map(TRANSITIONS)
-    return named.where(named.notna(), "core_" + core.astype(str)).astype("str")
+def transition_names(raw: np.ndarray) -> pd.Categorical:
+    """Raw transition integers -> core type names ('link', 'typed', ..., 'core_<n>')."""
+    core = np.asarray(raw, dtype=np.int64) & 0xFF
+    return named_codes(core, np.zeros(len(core), dtype=bool), TRANSITIONS, "core_")
 
 
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
@@ -70,18 +72,24 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             conn, "visits", {"id", "url", "visit_time", "transition"}, db, "Chrome History"
         )
         require_columns(conn, "urls", {"id", "url", "title"}, db, "Chrome History")
-        # visit_duration arrived with History schema v20; older files have no durations.
-        duration = "v.visit_duration" if "visit_duration" in cols else "0"
-        rows = conn.execute(
-            f"""
-            SELECT v.id, v.visit_time, v.visit_time - {WEBKIT_OFFSET_US},
-                   {duration} / 1e6, u.url, u.title, v.transition
-            FROM visits AS v LEFT JOIN urls AS u ON v.url = u.id
-            WHERE v.visit_time >= ? AND v.visit_time < ?
-            ORDER BY v.visit_time, v.id
-            """,
-            (chrome_us(start), chrome_us(end)),
-        ).fetchall()
-    visits = pd.DataFrame(rows, columns=list(VISIT_COLUMNS))
-    visits["transition"] = transition_names(visits["transition"])
-    return visit_events(visits, source, db, "visits", browser_name(db), now)
+        table = VisitTable(
+            visits="visits",
+            page="url",
+            time="visit_time",
+            # visit_duration arrived with History schema v20; older files have no durations.
+            duration_us="visit_duration" if "visit_duration" in cols else "0",
+            transition="transition",
+            transition_nullable=False,
+            pages="urls",
+        )
+        visits = read_visits(conn, table, chrome_us(start), chrome_us(end))
+    return visit_events(
+        visits,
+        transition_names(visits.transition),
+        source,
+        db,
+        "visits",
+        browser_name(db),
+        now,
+        WEBKIT_OFFSET_US,
+    )

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import numpy as np
 import pandas as pd
 
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected
 from omoide.sources.sqlite_copy import (
-    VISIT_COLUMNS,
+    VisitTable,
     database_file,
+    named_codes,
+    read_visits,
     require_columns,
     shadow_copy,
     unix_us,
@@ -31,12 +34,9 @@ VISIT_TYPES = {
 }
 
 
-def transition_names(raw: pd.Series) -> pd.Series:
-    """visit_type values -> transition names; unknown types keep their number, NULL stays null."""
-    num = pd.to_numeric(raw, errors="coerce").astype("Int64")
-    named = num.map(VISIT_TYPES)
-    other = "type_" + num.astype("str")
-    return named.where(named.notna() | num.isna(), other).astype("str")
+def transition_names(raw: np.ndarray, null: np.ndarray) -> pd.Categorical:
+    """visit_type values + NULL mask -> names; unknown types keep their number, NULL stays null."""
+    return named_codes(np.asarray(raw, dtype=np.int64), null, VISIT_TYPES, "type_")
 
 
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
@@ -47,16 +47,22 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             conn, "moz_historyvisits", {"id", "place_id", "visit_date"}, db, "Firefox places"
         )
         require_columns(conn, "moz_places", {"id", "url", "title"}, db, "Firefox places")
-        visit_type = "h.visit_type" if "visit_type" in cols else "NULL"
-        rows = conn.execute(
-            f"""
-            SELECT h.id, h.visit_date, h.visit_date, 0.0, p.url, p.title, {visit_type}
-            FROM moz_historyvisits AS h LEFT JOIN moz_places AS p ON h.place_id = p.id
-            WHERE h.visit_date >= ? AND h.visit_date < ?
-            ORDER BY h.visit_date, h.id
-            """,
-            (unix_us(start), unix_us(end)),
-        ).fetchall()
-    visits = pd.DataFrame(rows, columns=list(VISIT_COLUMNS))
-    visits["transition"] = transition_names(visits["transition"])
-    return visit_events(visits, source, db, "moz_historyvisits", "Firefox", now)
+        table = VisitTable(
+            visits="moz_historyvisits",
+            page="place_id",
+            time="visit_date",
+            duration_us="0",
+            transition="visit_type" if "visit_type" in cols else "NULL",
+            transition_nullable=True,
+            pages="moz_places",
+        )
+        visits = read_visits(conn, table, unix_us(start), unix_us(end))
+    return visit_events(
+        visits,
+        transition_names(visits.transition, visits.transition_null),
+        source,
+        db,
+        "moz_historyvisits",
+        "Firefox",
+        now,
+    )

@@ -55,7 +55,7 @@ def merge_events(
     the day when read (a daily note re-read after an edit).
     """
     path = part_path(lake_dir, "events", day, source_name)
-    old = read_part(path, schemas.EVENTS)
+    old = _without_superseded_visits(read_part(path, schemas.EVENTS), new)
     new = new.drop_duplicates("event_id", keep="last")
     seen = old["event_id"].isin(new["event_id"])
     updated = int(_changed(old[seen], new).sum()) if seen.any() else 0
@@ -73,6 +73,26 @@ def merge_events(
         write_parquet_atomic(schemas.to_table(merged, schemas.EVENTS), path)
     log.info("lake events %s/%s: %s", day, source_name, counts)
     return counts
+
+
+def _without_superseded_visits(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """Stored events -> without browser visits that a new row of the same record replaces.
+
+    A browser visit is one database row (`source_ref` names it); when its id formula
+    changes (omoide 0.1 → 0.2 changed it for speed), the same visit must not be kept twice.
+    """
+    visits = new.loc[new["event_type"].astype(str) == "visit", ["source_ref", "event_id"]]
+    if visits.empty or old.empty:
+        return old
+    replaced = old["source_ref"].isin(set(visits["source_ref"].astype(str)))
+    stale = (
+        replaced
+        & (old["event_type"] == "visit")
+        & ~old["event_id"].isin(set(visits["event_id"].astype(str)))
+    )
+    if stale.any():
+        log.info("lake: %d visit(s) stored under an older id replaced", int(stale.sum()))
+    return old[~stale]
 
 
 def _changed(old_rows: pd.DataFrame, new: pd.DataFrame) -> pd.Series:

@@ -7,13 +7,14 @@ import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from omoide import schemas
 from omoide.days import day_bounds, local_day
 from omoide.errors import SourceError
-from omoide.ids import stable_id
+from omoide.ids import row_ids, stable_seeds
 from omoide.settings import SourceConfig
 from omoide.sources import collect
 from omoide.sources.chrome import browser_name, chrome_us
@@ -133,13 +134,19 @@ def test_durations_from_visit_duration() -> None:
     assert v36["duration_s"].sum() == pytest.approx(366.771295)
 
 
+def visit_event_id(name: str, raw_time: int, url: str, nth: int = 0) -> str:
+    """Chrome visit -> its event id: a stable seed per URL, mixed with time and repeat number."""
+    seeds = stable_seeds(("chrome", name), [url])
+    return row_ids(seeds, np.array([raw_time]), np.array([nth]))[0].as_py()
+
+
 def test_ids_are_deterministic_and_follow_the_formula() -> None:
     first = collect(chrome(V16), *ALL_TIME, NOW).events
     again = collect(chrome(V16), *ALL_TIME, datetime(2027, 1, 1, tzinfo=UTC)).events
     assert first["event_id"].tolist() == again["event_id"].tolist()
-    assert by_visit(first, V16, 4)["event_id"] == stable_id(
-        "chrome", "chrome", 13014880042170591, "http://en.wikipedia.org/wiki/Computer_forensics"
-    )
+    url = "http://en.wikipedia.org/wiki/Computer_forensics"
+    assert by_visit(first, V16, 4)["event_id"] == visit_event_id("chrome", 13014880042170591, url)
+    assert by_visit(first, V16, 4)["event_id"] == "379780415a0107c87900557f850c363b"
     other = collect(chrome(V16, name="chrome-work"), *ALL_TIME, NOW).events
     assert set(other["event_id"]).isdisjoint(first["event_id"])
 
@@ -150,8 +157,8 @@ def test_same_microsecond_redirect_visits_stay_distinct() -> None:
     a, b = by_visit(events, V36, 31), by_visit(events, V36, 32)
     url = "https://www.facebook.com/pg/BillGates/photos/?ref=page_internal"
     assert a["url"] == b["url"] == url and a["ts"] == b["ts"]
-    assert a["event_id"] == stable_id("chrome", "chrome", 13146444546003040, url)
-    assert b["event_id"] == stable_id("chrome", "chrome", 13146444546003040, url, 1)
+    assert a["event_id"] == visit_event_id("chrome", 13146444546003040, url)
+    assert b["event_id"] == visit_event_id("chrome", 13146444546003040, url, 1)
 
 
 def test_profile_folder_and_browser_name(tmp_path: Path) -> None:

@@ -6,13 +6,14 @@ import sqlite3
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from omoide import schemas
 from omoide.days import day_bounds
 from omoide.errors import SourceError
-from omoide.ids import stable_id
+from omoide.ids import row_ids, stable_seeds
 from omoide.settings import SourceConfig
 from omoide.sources import collect
 from omoide.sources.sqlite_copy import unix_us
@@ -84,6 +85,12 @@ def build(path: Path, statements: list[str], visits: list[tuple] = VISITS) -> Pa
     return path
 
 
+def visit_event_id(raw_time: int, url: str, nth: int = 0) -> str:
+    """Firefox visit -> its event id: a stable seed per URL, mixed with time and repeat number."""
+    seeds = stable_seeds(("firefox", "firefox"), [url])
+    return row_ids(seeds, np.array([raw_time]), np.array([nth]))[0].as_py()
+
+
 def firefox(path: Path) -> SourceConfig:
     """places path -> a firefox SourceConfig."""
     return SourceConfig(kind="firefox", path=path, name="firefox")
@@ -115,9 +122,7 @@ def test_local_day_of_visits(tmp_path: Path, statements: list[str]) -> None:
         "typed",
     )
     assert (first["app"], first["event_type"], first["duration_s"]) == ("Firefox", "visit", 0.0)
-    assert first["event_id"] == stable_id(
-        "firefox", "firefox", unix_us(MIDNIGHT), "https://example.org/"
-    )
+    assert first["event_id"] == visit_event_id(unix_us(MIDNIGHT), "https://example.org/")
     names = [one(ev, db, 10 + t)["transition"] for t in range(3, 10)]
     assert names == [
         "bookmark",
@@ -150,8 +155,8 @@ def test_ids_stable_and_redirect_pair_distinct(tmp_path: Path) -> None:
     b = collect(firefox(db), *window, NOW + timedelta(days=3)).events
     assert a["event_id"].tolist() == b["event_id"].tolist()
     url, t = "https://news.example.com/a?x=1", unix_us(MIDNIGHT + timedelta(hours=14))
-    assert one(a, db, 22)["event_id"] == stable_id("firefox", "firefox", t, url)
-    assert one(a, db, 23)["event_id"] == stable_id("firefox", "firefox", t, url, 1)
+    assert one(a, db, 22)["event_id"] == visit_event_id(t, url)
+    assert one(a, db, 23)["event_id"] == visit_event_id(t, url, 1)
 
 
 def test_profile_folder_and_null_visit_type(tmp_path: Path) -> None:
