@@ -67,9 +67,13 @@ FACTS = pa.schema(
         pa.field("content", pa.string(), nullable=False),
         pa.field("confidence", pa.float64(), nullable=False),
         pa.field("importance", pa.float64(), nullable=False),
-        pa.field("source", pa.string(), nullable=False),  # the citation: vault path#Lnn or record ref
+        pa.field(
+            "source", pa.string(), nullable=False
+        ),  # the citation: vault path#Lnn or record ref
         pa.field("source_refs", pa.list_(pa.string())),  # every record it was made from
-        pa.field("backend", pa.string(), nullable=False),  # "ollama:<model>", "embedded:digest", "collector"
+        pa.field(
+            "backend", pa.string(), nullable=False
+        ),  # "ollama:<model>", "embedded:digest", "collector"
         pa.field("recorded_at", TS, nullable=False),
     ]
 )

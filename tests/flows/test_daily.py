@@ -28,7 +28,9 @@ def sample_home(omoide_home: Path) -> Path:
 def task_states(flow_run_id) -> dict[str, str]:
     """Flow run id -> {task run name: state name} for its task runs (incl. nested)."""
     with get_client(sync_client=True) as client:
-        runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+        runs = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+        )
     return {r.name: r.state.name for r in runs}
 
 
@@ -87,7 +89,9 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
     export = src / "activitywatch" / "aw-buckets-export.json"
     export.write_bytes(export.read_bytes()[:5000])
     note = src / "notes" / f"{LAST}.md"
-    note.write_bytes(note.read_bytes() + b"\n- broken \xff\xfe bytes here\n\n- a fine line after it\n")
+    note.write_bytes(
+        note.read_bytes() + b"\n- broken \xff\xfe bytes here\n\n- a fine line after it\n"
+    )
 
     state = daily(day=LAST, return_state=True)
     assert state.is_failed()

@@ -52,7 +52,9 @@ def test_no_pii_anywhere_after_a_backfill(omoide_home: Path):
     import lancedb
 
     memories = lancedb.connect(omoide_home / "lancedb").open_table("memories")
-    stored["lancedb rows"] = memories.to_pandas().drop(columns=["vector"]).to_json(date_format="iso")
+    stored["lancedb rows"] = (
+        memories.to_pandas().drop(columns=["vector"]).to_json(date_format="iso")
+    )
     assert any("lake" in k for k in stored) and stored["artifacts"] and stored["logs"]
     assert any("/vault/memory/" in k for k in stored) and len(stored["lancedb rows"]) > 1000
     leaks = [(where, s) for where, text in stored.items() for s in PII_SAMPLES if s in text]

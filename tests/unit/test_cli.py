@@ -18,7 +18,10 @@ def omoide(*args: str, home: Path, timeout: int = 300) -> subprocess.CompletedPr
     env = {**os.environ, "OMOIDE_HOME": str(home)}
     return subprocess.run(
         [sys.executable, "-c", "from omoide.cli import main; main()", *args],
-        capture_output=True, text=True, env=env, timeout=timeout,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
     )
 
 
@@ -28,7 +31,13 @@ def test_sample_writes_sources_and_prints_first_and_last_day(tmp_path: Path, omo
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["2026-11-14", "2026-11-20"]
     config = tomllib.loads((out / "omoide.toml").read_text())
-    assert {s["kind"] for s in config["sources"]} == {"chrome", "firefox", "activitywatch", "notes", "chat"}
+    assert {s["kind"] for s in config["sources"]} == {
+        "chrome",
+        "firefox",
+        "activitywatch",
+        "notes",
+        "chat",
+    }
     assert config["timezone"] == "Europe/Berlin"
 
 
@@ -38,7 +47,9 @@ def test_doctor_reports_sources(tmp_path: Path, omoide_home: Path):
     write_sample(omoide_home, days=1)
     r = omoide("doctor", home=omoide_home)
     assert "source chrome (chrome)" in r.stdout and "timezone" in r.stdout
-    (omoide_home / "omoide.toml").write_text('[[sources]]\nkind = "chrome"\npath = "nope/History"\n')
+    (omoide_home / "omoide.toml").write_text(
+        '[[sources]]\nkind = "chrome"\npath = "nope/History"\n'
+    )
     r = omoide("doctor", home=omoide_home)
     assert r.returncode == 1 and "not found" in r.stdout
 
@@ -64,10 +75,18 @@ def test_init_writes_a_starter_config(omoide_home: Path):
 
 @pytest.mark.skipif(not (EVAL / "pii" / "pii_dev.jsonl").exists(), reason="eval data absent")
 def test_bench_pii_prints_the_documented_json(omoide_home: Path):
-    r = omoide("bench", "pii", "--data", str(EVAL / "pii" / "pii_dev.jsonl"), "--json", home=omoide_home)
+    r = omoide(
+        "bench", "pii", "--data", str(EVAL / "pii" / "pii_dev.jsonl"), "--json", home=omoide_home
+    )
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
-    assert set(result["recall"]) == {"EMAIL_ADDRESS", "CREDIT_CARD", "PHONE_NUMBER", "IP_ADDRESS", "URL_SECRET"}
+    assert set(result["recall"]) == {
+        "EMAIL_ADDRESS",
+        "CREDIT_CARD",
+        "PHONE_NUMBER",
+        "IP_ADDRESS",
+        "URL_SECRET",
+    }
     assert result["cases"] == 492 and 0 <= result["precision"] <= 1
 
 

@@ -75,4 +75,7 @@ def test_fingerprint_changes_with_content_and_ignores_other_days(tmp_path: Path)
     assert source_fingerprint(src, day) == a
     (notes / "2026-11-20.md").write_text("- one, edited\n")
     assert source_fingerprint(src, day) != a
-    assert source_fingerprint(SourceConfig(kind="activitywatch", url="http://127.0.0.1:5600"), day) is None
+    assert (
+        source_fingerprint(SourceConfig(kind="activitywatch", url="http://127.0.0.1:5600"), day)
+        is None
+    )

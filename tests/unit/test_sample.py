@@ -21,21 +21,75 @@ BERLIN = ZoneInfo("Europe/Berlin")
 CHROME_EPOCH_US = 11_644_473_600_000_000
 DAYS = [date(2026, 11, 18), date(2026, 11, 19), date(2026, 11, 20)]
 CHROME_VISITS_COLUMNS = [
-    "id", "url", "visit_time", "from_visit", "external_referrer_url", "transition", "segment_id",
-    "visit_duration", "incremented_omnibox_typed_score", "opener_visit", "originator_cache_guid",
-    "originator_visit_id", "originator_from_visit", "originator_opener_visit", "is_known_to_sync",
-    "consider_for_ntp_most_visited", "visited_link_id", "app_id",
+    "id",
+    "url",
+    "visit_time",
+    "from_visit",
+    "external_referrer_url",
+    "transition",
+    "segment_id",
+    "visit_duration",
+    "incremented_omnibox_typed_score",
+    "opener_visit",
+    "originator_cache_guid",
+    "originator_visit_id",
+    "originator_from_visit",
+    "originator_opener_visit",
+    "is_known_to_sync",
+    "consider_for_ntp_most_visited",
+    "visited_link_id",
+    "app_id",
 ]
-CHROME_URLS_COLUMNS = ["id", "url", "title", "visit_count", "typed_count", "last_visit_time", "hidden"]
+CHROME_URLS_COLUMNS = [
+    "id",
+    "url",
+    "title",
+    "visit_count",
+    "typed_count",
+    "last_visit_time",
+    "hidden",
+]
 FIREFOX_COLUMNS = {
-    "moz_origins": ["id", "prefix", "host", "frecency", "recalc_frecency", "alt_frecency",
-                    "recalc_alt_frecency"],
-    "moz_places": ["id", "url", "title", "rev_host", "visit_count", "hidden", "typed", "frecency",
-                   "last_visit_date", "guid", "foreign_count", "url_hash", "description",
-                   "preview_image_url", "site_name", "origin_id", "recalc_frecency", "alt_frecency",
-                   "recalc_alt_frecency"],
-    "moz_historyvisits": ["id", "from_visit", "place_id", "visit_date", "visit_type", "session",
-                          "source", "triggeringPlaceId"],
+    "moz_origins": [
+        "id",
+        "prefix",
+        "host",
+        "frecency",
+        "recalc_frecency",
+        "alt_frecency",
+        "recalc_alt_frecency",
+    ],
+    "moz_places": [
+        "id",
+        "url",
+        "title",
+        "rev_host",
+        "visit_count",
+        "hidden",
+        "typed",
+        "frecency",
+        "last_visit_date",
+        "guid",
+        "foreign_count",
+        "url_hash",
+        "description",
+        "preview_image_url",
+        "site_name",
+        "origin_id",
+        "recalc_frecency",
+        "alt_frecency",
+        "recalc_alt_frecency",
+    ],
+    "moz_historyvisits": [
+        "id",
+        "from_visit",
+        "place_id",
+        "visit_date",
+        "visit_type",
+        "session",
+        "source",
+        "triggeringPlaceId",
+    ],
 }
 RETAIN_LINE = re.compile(r"^- (W|B|S|O\(c=(0(\.\d+)?|1(\.0+)?)\))( @\S+)*(:)? \S")
 
@@ -175,8 +229,9 @@ def test_activitywatch_export_is_keyed_by_bucket_id(sample: Path) -> None:
             end = datetime.fromisoformat(e["timestamp"]) + timedelta(seconds=e["duration"])
             assert end <= nxt + timedelta(microseconds=1)
     window = buckets["aw-watcher-window_kaze"]["events"]
-    per_day = Counter(datetime.fromisoformat(e["timestamp"]).astimezone(BERLIN).date()
-                      for e in window)
+    per_day = Counter(
+        datetime.fromisoformat(e["timestamp"]).astimezone(BERLIN).date() for e in window
+    )
     assert all(300 <= n <= 800 for n in per_day.values()), per_day
     assert sum(1 <= e["duration"] <= 5 for e in window) > 100
     assert {"Code", "Slack", "kitty", "zoom", "obsidian"} <= {e["data"]["app"] for e in window}
@@ -191,7 +246,7 @@ def test_notes_have_a_retain_section(sample: Path) -> None:
     assert [n.stem for n in notes] == [d.isoformat() for d in DAYS]
     for note in notes:
         lines = note.read_text(encoding="utf-8").splitlines()
-        retain = lines[lines.index("## Retain") + 1:]
+        retain = lines[lines.index("## Retain") + 1 :]
         assert retain and all(RETAIN_LINE.match(line) for line in retain), note.name
         assert 8 <= sum(1 for line in lines if line.strip()) <= 30
     text = "".join(n.read_text(encoding="utf-8") for n in notes)
@@ -221,7 +276,8 @@ def test_settings_load_the_sample_home(sample: Path, monkeypatch: pytest.MonkeyP
     assert settings.timezone == "Europe/Berlin"
     assert settings.excluded_domains == ["bank.example"]
     assert sorted(s.kind for s in settings.sources) == sorted(
-        ["chrome", "firefox", "activitywatch", "notes", "chat"])
+        ["chrome", "firefox", "activitywatch", "notes", "chat"]
+    )
     assert all(s.path is not None and s.path.exists() for s in settings.sources)
     assert all(s.path.is_relative_to(sample.resolve()) for s in settings.sources if s.path)
 
@@ -244,7 +300,9 @@ def test_rewriting_a_folder_drops_stale_days(tmp_path: Path) -> None:
     write_sample(tmp_path, days=4)
     write_sample(tmp_path, days=2)
     assert sorted(p.stem for p in (tmp_path / "sources/notes").glob("*.md")) == [
-        "2026-11-19", "2026-11-20"]
+        "2026-11-19",
+        "2026-11-20",
+    ]
 
 
 def test_zero_days_is_a_config_error(tmp_path: Path) -> None:
@@ -263,6 +321,8 @@ def test_default_week_has_a_plausible_volume_every_day(tmp_path: Path) -> None:
     week = [first + timedelta(days=i) for i in range(7)]
     assert sorted(per_day) == week
     assert all(150 <= n <= 400 for n in per_day.values()), per_day
-    notes = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "sources/notes").glob("*.md")}
+    notes = {
+        p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "sources/notes").glob("*.md")
+    }
     assert len(set(notes.values())) == 7
     assert "## Retain" in notes["2026-11-14"] and "Saturday" in notes["2026-11-14"]

@@ -52,7 +52,10 @@ def test_explicit_home_reads_its_own_toml(tmp_path: Path):
         ('timezone = "Nowhere/City"\n', "unknown timezone"),
         ('[[sources]]\nkind = "safari"\npath = "x"\n', "kind"),
         ('[[sources]]\nkind = "chrome"\n', "needs a 'path'"),
-        ('[[sources]]\nkind = "chrome"\npath = "a"\nname = "x"\n[[sources]]\nkind = "firefox"\npath = "b"\nname = "x"\n', "unique"),
+        (
+            '[[sources]]\nkind = "chrome"\npath = "a"\nname = "x"\n[[sources]]\nkind = "firefox"\npath = "b"\nname = "x"\n',
+            "unique",
+        ),
     ],
 )
 def test_invalid_configuration_is_rejected(omoide_home: Path, toml: str, message: str):
