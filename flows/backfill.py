@@ -49,15 +49,23 @@ def _counts(summary: dict[str, Any]) -> dict[str, int]:
         "events": sum(r["events"] for r in summary["sources"].values()),
         "quarantined": sum(r["quarantined"] for r in summary["sources"].values()),
         "sessions": summary["sessions"]["sessions"],
+        "memories": summary["memories"]["memories"],
+        "facts": summary["digest"]["facts"],
     }
 
 
 def _markdown(results: dict[str, Any]) -> str:
     """Per-day results -> Markdown table."""
-    lines = ["| day | status | events | sessions | quarantined |", "|---|---|---|---|---|"]
+    lines = [
+        "| day | status | events | sessions | memories | facts | quarantined |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for day, r in results.items():
         if r["ok"]:
-            lines.append(f"| {day} | ok | {r['events']} | {r['sessions']} | {r['quarantined']} |")
+            lines.append(
+                f"| {day} | ok | {r['events']} | {r['sessions']} | {r['memories']} "
+                f"| {r['facts']} | {r['quarantined']} |"
+            )
         else:
-            lines.append(f"| {day} | **failed**: {r['error']} | | | |")
+            lines.append(f"| {day} | **failed**: {r['error']} | | | | | |")
     return "# omoide backfill\n\n" + "\n".join(lines) + "\n"

@@ -134,10 +134,16 @@ def backfill(
     results = state.result(raise_on_failure=False) if state.is_completed() else None
     if results is None:
         raise OmoideError(state.message or "backfill failed")
-    table = Table("day", "status", "events", "sessions", "quarantined")
+    table = Table("day", "status", "events", "sessions", "memories", "facts", "quarantined")
     for d, r in results.items():
-        table.add_row(d, "ok", str(r["events"]), str(r["sessions"]), str(r["quarantined"]))
+        table.add_row(
+            d,
+            "ok",
+            *(str(r[c]) for c in ("events", "sessions", "memories", "facts", "quarantined")),
+        )
     out.print(table)
+    settings_vault = settings.vault_dir / "memory"
+    out.print(f'digests in {settings_vault}; ask with `omoide recall "..."`')
 
 
 def _print_day(summary: dict) -> None:
