@@ -13,9 +13,10 @@ from prefect.context import TaskRunContext
 from omoide import __version__, quality
 from omoide.embed import get_embedder
 from omoide.ids import stable_id
+from omoide.reindex import open_for_embedding
 from omoide.settings import EmbedSettings
 from omoide.store.lake import partition_digest, read_facts
-from omoide.store.memories import day_rows, open_memories, replace_day
+from omoide.store.memories import day_rows, replace_day
 from omoide.tasks.artifacts import publish_quality
 
 EMBED_VERSION = f"{__version__}-1"
@@ -53,7 +54,7 @@ def embed_day(
     """Lake facts of a day -> upserted into LanceDB (unchanged rows untouched); counts."""
     rows = read_facts(lake_dir, day)
     embedder = get_embedder(embed, llm_host)
-    table = open_memories(db_dir, embedder.model, embedder.dim)
+    table, rebuilt = open_for_embedding(db_dir, lake_dir, embedder, now)
     stats = replace_day(table, day.isoformat(), rows, embedder, now)
     stored = day_rows(table, day.isoformat())
     vectors = np.asarray(stored["vector"].tolist(), dtype=np.float32).reshape(len(stored), -1)
@@ -68,4 +69,9 @@ def embed_day(
     publish_quality([check], f"memories-{day}")
     quality.raise_for_failures(check)
     get_run_logger().info("%s: memories %s", day, stats)
-    return {"memories": len(stored), **stats.as_dict(), "embed_model": embedder.model}
+    return {
+        "memories": len(stored),
+        **stats.as_dict(),
+        "embed_model": embedder.model,
+        "reembedded_all": rebuilt,
+    }

@@ -115,3 +115,35 @@ def test_daily_with_ollama_summarizes_once_then_serves_the_cache(
     forced = daily(day=LAST, force=True, return_state=True)
     assert forced.is_completed()
     assert len(fake_ollama.bodies("/api/chat")) == chats  # every answer came from the cache
+
+
+def test_switching_the_embedding_model_re_embeds_everything_cleanly(
+    sample_home: Path, fake_ollama, monkeypatch
+):
+    from omoide.flows.daily import daily
+
+    assert daily(day=LAST, return_state=True).is_completed()
+    before = _table(sample_home).to_pandas()
+    assert set(before["embed_model"]) == {"all-MiniLM-L6-v2-int8"}
+
+    monkeypatch.setenv("OMOIDE_EMBED__BACKEND", "ollama")
+    monkeypatch.setenv("OMOIDE_EMBED__MODEL", ollama_server.EMBED_MODEL)
+    monkeypatch.setenv("OMOIDE_EMBED__HOST", fake_ollama.url)
+    state = daily(day=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    assert state.result()["memories"]["reembedded_all"] is True
+    after = _table(sample_home).to_pandas()
+    assert set(after["embed_model"]) == {ollama_server.EMBED_MODEL}  # never a mix
+    assert sorted(after["memory_id"]) == sorted(before["memory_id"])
+    assert {len(v) for v in after["vector"]} == {fake_ollama.dim}
+
+
+def test_recall_flow_returns_cited_memories(sample_home: Path):
+    from omoide.flows.daily import daily
+    from omoide.flows.recall import recall_flow
+
+    assert daily(day=LAST, return_state=True).is_completed()
+    got = recall_flow(query="Peter platform team", k=3, kinds=["W", "note"], rehearse=False)
+    assert 1 <= len(got) <= 3
+    assert all(r["kind"] in {"W", "note"} and r["source"] for r in got)
+    assert "Peter" in got[0]["content"]

@@ -54,19 +54,24 @@ def is_end(line: str) -> bool:
     return line.strip() == END
 
 
+_ANY_BEGIN = re.compile(r"^<!-- omoide:(?:[\w-]+:)?begin\b")
+_ANY_END = re.compile(r"^<!-- omoide:(?:[\w-]+:)?end\b")
+
+
 def without_pipeline_block(lines: Sequence[str]) -> list[str]:
-    """File lines -> the same lines with omoide blocks blanked (line numbers kept).
+    """File lines -> the same lines with every omoide block blanked (line numbers kept).
 
     The notes collector reads through this, so a vault that is also a notes source never
-    feeds omoide's own digests back in as if the user had written them.
+    feeds omoide's own digests or links back in as if the user had written them. Blocks are
+    the digest (`<!-- omoide:begin`) and named ones such as `<!-- omoide:related:begin -->`.
     """
     out: list[str] = []
     inside = False
     for line in lines:
-        if is_begin(line):
+        if _ANY_BEGIN.match(line.strip()):
             inside = True
         out.append("" if inside else line)
-        if inside and is_end(line):
+        if inside and _ANY_END.match(line.strip()):
             inside = False
     return out
 

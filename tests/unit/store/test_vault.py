@@ -88,9 +88,11 @@ def test_user_text_and_front_matter_survive_regeneration(tmp_path: Path):
     assert "m-s2" not in w.lines
 
 
-def test_pipeline_block_is_blanked_for_readers():
+def test_pipeline_blocks_are_blanked_for_readers():
     lines = ["mine", BEGIN, "## Retain", "- W: x", END, "also mine"]
     assert without_pipeline_block(lines) == ["mine", "", "", "", "", "also mine"]
+    related = ["<!-- omoide:related:begin -->", "- [[2026-11-18]]", "<!-- omoide:related:end -->"]
+    assert without_pipeline_block(["a", *related, "b"]) == ["a", "", "", "", "b"]
 
 
 def test_notes_source_on_the_vault_does_not_read_back_the_digest(tmp_path: Path):
