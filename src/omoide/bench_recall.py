@@ -239,9 +239,16 @@ def ann_recall(table: Any, vectors: np.ndarray) -> float:
     for v in vectors:
         exact = {
             r["memory_id"]
-            for r in table.search(v).bypass_vector_index().select(["memory_id"]).limit(K).to_list()
+            for r in table.search(v)
+            .bypass_vector_index()
+            .select(["memory_id", "_distance"])
+            .limit(K)
+            .to_list()
         }
-        got = {r["memory_id"] for r in table.search(v).select(["memory_id"]).limit(K).to_list()}
+        got = {
+            r["memory_id"]
+            for r in table.search(v).select(["memory_id", "_distance"]).limit(K).to_list()
+        }
         hits.append(len(exact & got) / max(1, len(exact)))
     return round(float(np.mean(hits)), 3)
 
