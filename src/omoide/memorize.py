@@ -96,6 +96,9 @@ def day_memories(
     derived["recorded_at"] = pd.Timestamp(now)
     out = pd.concat([recs, schemas.conform(derived, schemas.FACTS)], ignore_index=True)
     out["ts"] = pd.to_datetime(out["ts"], utc=True)
+    # Citations inside OMOIDE_HOME are shown relative to it: shorter, and a moved home still resolves.
+    prefix = home.resolve().as_posix().rstrip("/") + "/"
+    out["source"] = out["source"].astype(str).str.removeprefix(prefix)
     return out.drop_duplicates("memory_id", keep="first").reset_index(drop=True)
 
 
