@@ -1,0 +1,270 @@
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from omoide.entities import (
+    GENERATED,
+    canonical_entities,
+    collect_entities,
+    entity_report,
+    entity_slug,
+    page_path,
+    resolve_slug,
+    write_entity_pages,
+)
+from omoide.errors import OmoideError
+from omoide.store.entities_table import (
+    entity_records,
+    entity_report_from_store,
+    open_entities,
+    read_entities,
+    upsert_entities,
+)
+from omoide.store.memories import open_memories, upsert_memories
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+class FakeEmbedder:
+    """Deterministic test double: each text -> a fixed random unit vector."""
+
+    backend, model, dim = "fake", "fake-8", 8
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+            out[i] = np.random.default_rng(seed).standard_normal(self.dim)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def rec(
+    mid: str,
+    content: str,
+    entities: list[str],
+    days_ago: float,
+    kind: str = "note",
+    importance: float = 0.5,
+    confidence: float = 1.0,
+) -> dict:
+    ts = NOW - timedelta(days=days_ago)
+    day = ts.date().isoformat()
+    return {
+        "memory_id": mid,
+        "day": day,
+        "ts": ts,
+        "kind": kind,
+        "entities": entities,
+        "content": content,
+        "confidence": confidence,
+        "importance": importance,
+        "source": f"vault/memory/{day}.md#L{len(mid) + 3}",
+        "source_refs": [f"notes/{day}.md#L1"],
+        "backend": "collector",
+        "recorded_at": NOW,
+    }
+
+
+def frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            rec("m1", "Lunch with @Peter and @Mina", ["Peter", "Mina"], 6),
+            rec("m2", "peter: ramen at 13:00?", ["peter"], 5, kind="chat", importance=0.4),
+            rec("m3", "Peter moved to the platform team.", ["Peter"], 4, kind="W", importance=0.9),
+            rec("m4", "Lance is right for warelay", ["warelay"], 3, kind="O", confidence=0.8),
+            rec("m5", "@Mina and I demoed the warelay fix", ["Mina", "warelay"], 2, kind="B"),
+            rec("m6", "Péter sent the ryokan booking", ["Péter"], 1, kind="chat"),
+            rec("m7", "no one here", [], 1),
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("names", "slug"),
+    [
+        (["@Peter", "peter", "Peter", "  PETER ", "Péter", "@péter"], "peter"),
+        (["Peter Schmidt", "Peter_Schmidt", "@Peter_Schmidt", "peter-schmidt"], "peter-schmidt"),
+        (["warelay", "@warelay", "Warelay"], "warelay"),
+        (["Zoë", "Zoe"], "zoe"),
+    ],
+)
+def test_slugs_are_stable_across_spellings(names, slug):
+    assert {entity_slug(n) for n in names} == {slug}
+
+
+def test_symbol_only_names_get_a_stable_distinct_slug():
+    assert entity_slug("🙂") == entity_slug("🙂") != entity_slug("🎉")
+    assert re.fullmatch(r"entity-[0-9a-f]{8}", entity_slug("🙂"))
+
+
+def test_first_name_merges_into_the_one_full_name():
+    aliases = canonical_entities(["Peter", "@peter", "Peter Schmidt", "Mina", "warelay"])
+    assert aliases == {
+        "Peter": "peter-schmidt",
+        "@peter": "peter-schmidt",
+        "Peter Schmidt": "peter-schmidt",
+        "Mina": "mina",
+        "warelay": "warelay",
+    }
+
+
+def test_no_merge_when_ambiguous_or_not_a_name():
+    ambiguous = canonical_entities(["Peter", "Peter Schmidt", "Peter Müller"])
+    assert ambiguous["Peter"] == "peter"
+    projects = canonical_entities(["warelay", "warelay cli"])
+    assert projects["warelay"] == "warelay"
+
+
+def test_collect_entities_from_a_small_frame():
+    ents = {e.slug: e for e in collect_entities(frame())}
+    assert set(ents) == {"peter", "mina", "warelay"}
+    peter = ents["peter"]
+    assert peter.name == "Peter"
+    assert peter.aliases == ("Peter", "Péter", "peter")
+    assert peter.memory_ids == ("m1", "m2", "m3", "m6")
+    assert peter.count == 4
+    assert peter.kinds == ("note", "chat", "W")
+    assert peter.first_seen == NOW - timedelta(days=6)
+    assert peter.last_seen == NOW - timedelta(days=1)
+    assert (peter.first_day, peter.last_day) == ("2026-11-15", "2026-11-20")
+    assert ents["mina"].memory_ids == ("m1", "m5")
+    assert collect_entities(frame().iloc[0:0]) == []
+
+
+def test_display_name_prefers_the_full_name_and_reads_underscores_as_spaces():
+    rows = pd.DataFrame(
+        [
+            rec("a", "x", ["Peter"], 3),
+            rec("b", "y", ["Peter"], 2),
+            rec("c", "z", ["Peter_Schmidt"], 1),
+        ]
+    )
+    (ent,) = collect_entities(rows)
+    assert (ent.slug, ent.name, ent.count) == ("peter-schmidt", "Peter Schmidt", 3)
+    assert ent.aliases == ("Peter", "Peter_Schmidt")
+
+
+def test_page_has_cited_timeline_summary_and_related_wikilinks(tmp_path: Path):
+    memories = frame()
+    written = write_entity_pages(tmp_path, collect_entities(memories), memories, NOW)
+    assert sorted(p.name for p in written) == ["mina.md", "peter.md", "warelay.md"]
+    text = page_path(tmp_path, "peter").read_text()
+    assert text.startswith("---\nname: Peter\n")
+    assert "- omoide/entity" in text and GENERATED in text
+    assert "Peter appears in 4 memories (note, chat, W) from 2026-11-15 to 2026-11-20" in text
+    assert "Relationship: " in text
+    timeline = text.split("## Timeline\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(timeline) == 4
+    for line, mid in zip(timeline, ["m1", "m2", "m3", "m6"], strict=True):
+        assert re.fullmatch(
+            rf"- 2026-11-\d\d · \w+ · .+ — `vault/memory/[\d-]+\.md#L\d+` · `{mid}`", line
+        )
+    # The W fact leads the summary's most important facts.
+    most = text.split("Most important:\n\n", 1)[1].splitlines()[0]
+    assert "Peter moved to the platform team." in most and most.endswith("`m3`")
+    assert "- [[mina|Mina]] (1 shared memory)" in text
+    warelay = page_path(tmp_path, "warelay").read_text()
+    assert "[[mina|Mina]]" in warelay and "[[peter" not in warelay
+
+
+def test_page_writes_are_idempotent(tmp_path: Path):
+    memories = frame()
+    ents = collect_entities(memories)
+    write_entity_pages(tmp_path, ents, memories, NOW)
+    path = page_path(tmp_path, "peter")
+    before = path.stat().st_mtime_ns
+    assert write_entity_pages(tmp_path, ents, memories, NOW) == []
+    assert path.stat().st_mtime_ns == before
+    more = pd.concat([memories, pd.DataFrame([rec("m8", "Peter again", ["Peter"], 0.5)])])
+    assert write_entity_pages(tmp_path, collect_entities(more), more, NOW) == [path]
+
+
+def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
+    first = pd.DataFrame([rec("a", "x", ["Peter"], 3), rec("b", "y", ["Mina"], 2)])
+    write_entity_pages(tmp_path, collect_entities(first), first, NOW)
+    own = page_path(tmp_path, "mina")
+    own.write_text("# Mina\nmy own notes\n")
+    later = pd.concat(
+        [first, pd.DataFrame([rec("c", "z", ["Peter Schmidt"], 1), rec("d", "w", ["Mina K"], 1)])]
+    )
+    write_entity_pages(tmp_path, collect_entities(later), later, NOW)
+    assert not page_path(tmp_path, "peter").exists()
+    assert page_path(tmp_path, "peter-schmidt").exists()
+    assert own.read_text() == "# Mina\nmy own notes\n"
+
+
+def test_resolve_slug_by_slug_alias_and_unique_first_name():
+    known = {"peter-schmidt": ["Peter", "Peter_Schmidt"], "mina": ["Mina"]}
+    assert resolve_slug("@peter", known) == "peter-schmidt"
+    assert resolve_slug("Peter Schmidt", known) == "peter-schmidt"
+    assert resolve_slug("MINA", known) == "mina"
+    assert resolve_slug("Bob", known) is None
+    assert resolve_slug("Peter", {"peter-schmidt": [], "peter-muller": []}) is None
+
+
+@pytest.mark.parametrize("name", ["@peter", "Peter", "péter"])
+def test_entity_report_resolves_spellings(name):
+    report = entity_report(name, frame(), NOW)
+    assert report["slug"] == "peter"
+    assert report["n_memories"] == 4
+    assert [t["memory_id"] for t in report["timeline"]] == ["m1", "m2", "m3", "m6"]
+    assert all(t["source"].startswith("vault/memory/") for t in report["timeline"])
+    assert report["key_facts"][0]["memory_id"] == "m3"
+    assert report["relationship"]["interaction_count"] == 4
+    assert report["related"] == [{"slug": "mina", "name": "Mina", "shared": 1}]
+    assert report["summary"].startswith("Peter appears in 4 memories")
+
+
+def test_entity_report_names_an_unknown_entity():
+    with pytest.raises(OmoideError, match="no single entity"):
+        entity_report("Bob", frame(), NOW)
+
+
+def test_entities_table_upsert_is_idempotent(tmp_path: Path):
+    memories = frame()
+    ents = collect_entities(memories)
+    table = open_entities(tmp_path / "db")
+    first = upsert_entities(table, entity_records(ents, memories, NOW))
+    assert (first.inserted, first.updated, first.unchanged) == (3, 0, 0)
+    version = table.version
+    # The same rows again: nothing written, no new table version.
+    again = upsert_entities(table, entity_records(ents, memories, NOW))
+    assert (again.inserted, again.updated, again.unchanged) == (0, 0, 3)
+    assert table.version == version and table.count_rows() == 3
+    later = NOW + timedelta(days=2)
+    moved = upsert_entities(table, entity_records(ents, memories, later))
+    assert (moved.inserted, moved.updated) == (0, 3)  # days since last changed
+    assert table.count_rows() == 3
+    rows = read_entities(table)
+    peter = rows[rows["slug"] == "peter"].iloc[0]
+    assert list(peter["aliases"]) == ["Peter", "Péter", "peter"]
+    assert list(peter["related"]) == ["mina"] and list(peter["related_counts"]) == [1]
+    assert peter["n_memories"] == 4 and peter["relationship_type"]
+    only_peter = [e for e in ents if e.slug == "peter"]
+    pruned = upsert_entities(table, entity_records(only_peter, memories, later), prune=True)
+    assert pruned.deleted == 2 and table.count_rows() == 1
+
+
+def test_entity_report_from_store_reads_only_that_entity(tmp_path: Path):
+    emb = FakeEmbedder()
+    memories = frame()
+    mem_table = open_memories(tmp_path / "db", emb.model, emb.dim)
+    upsert_memories(mem_table, memories, emb, NOW)
+    ent_table = open_entities(tmp_path / "db")
+    ents = collect_entities(memories)
+    upsert_entities(ent_table, entity_records(ents, memories, NOW))
+    for name in ("@peter", "Peter", "PÉTER"):
+        report = entity_report_from_store(ent_table, mem_table, name, NOW)
+        assert report["slug"] == "peter"
+        assert {t["memory_id"] for t in report["timeline"]} == {"m1", "m2", "m3", "m6"}
+        assert report["related"] == [{"slug": "mina", "name": "Mina", "shared": 1}]
+    empty = open_entities(tmp_path / "empty")
+    assert entity_report_from_store(empty, mem_table, "mina", NOW)["n_memories"] == 2
