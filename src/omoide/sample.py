@@ -584,6 +584,8 @@ def _toml() -> str:
     """-> omoide.toml text pointing at the sample sources by paths relative to the home."""
     lines = [
         f"timezone = {json.dumps(sc.TIMEZONE)}",
+        f"user_name = {json.dumps(sc.USER_SPEAKER)}",
+        'people = ["Peter", "Mina"]',
         f"excluded_domains = [{json.dumps(sc.EXCLUDED_DOMAIN)}]",
         "",
     ]

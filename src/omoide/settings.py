@@ -87,6 +87,11 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=home_from_env)
     vault_dir: Path | None = None
     timezone: str = "UTC"
+    # Your name as your chat logs write the speaker: tells your own words from others'.
+    user_name: str = ""
+    # People you mention by name (chat partners count already), so the profile tells a
+    # friend from a project or place.
+    people: list[str] = Field(default_factory=list)
     sources: list[SourceConfig] = Field(default_factory=list)
     excluded_domains: list[str] = Field(default_factory=list)
     session_gap_s: float = 300.0
