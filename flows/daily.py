@@ -15,6 +15,7 @@ from omoide.settings import get_settings
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_source
+from omoide.tasks.reflect import reflect_memories
 from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
 
@@ -81,6 +82,7 @@ def daily(
     sessions = sessionize_day.with_options(refresh_cache=force or None)(**sess_args)
     if not Path(sessions["path"]).exists():
         sessions = sessionize_day.with_options(refresh_cache=True)(**sess_args)
+    llm = choose_llm(settings.llm)
     sum_args = dict(
         lake_dir=settings.lake_dir,
         vault_dir=settings.vault_dir,
@@ -88,7 +90,7 @@ def daily(
         cache_dir=settings.cache_dir,
         day=day,
         tz=settings.timezone,
-        llm=choose_llm(settings.llm),
+        llm=llm,
         now=now,
     )
     digest = summarize_and_write.with_options(refresh_cache=force or None)(**sum_args)
@@ -105,12 +107,26 @@ def daily(
     stored = embed_day.with_options(
         refresh_cache=(force or not settings.lancedb_dir.exists()) or None
     )(**emb_args)
+    reflected = reflect_memories(
+        db_dir=settings.lancedb_dir,
+        vault_dir=settings.vault_dir,
+        cache_dir=settings.cache_dir,
+        embed=settings.embed,
+        llm=llm,
+        days=[day.isoformat()],
+        label=day.isoformat(),
+        now=now,
+        me=[settings.user_name] if settings.user_name else [],
+        people=settings.people,
+        tz=settings.timezone,
+    )
     summary = {
         "day": day.isoformat(),
         "sources": by_source,
         "sessions": sessions,
         "digest": digest,
         "memories": stored,
+        "reflect": reflected,
         "failures": failures,
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from omoide import progress
 from omoide.cli_memory import recall_command, reindex_command
+from omoide.cli_reflect import entity_command, profile_app
 from omoide.days import days_between, parse_day, yesterday
 from omoide.errors import OmoideError
 from omoide.settings import Settings, get_settings
@@ -33,6 +34,8 @@ bench_app = typer.Typer(
 app.add_typer(bench_app, name="bench")
 app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)
+app.command("entity")(entity_command)
+app.add_typer(profile_app, name="profile")
 out = Console()
 err = Console(stderr=True)
 
@@ -44,8 +47,9 @@ def _flows(settings: Settings):  # noqa: ANN202 - returns the flows module
     apply_prefect_environment(settings.home)
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
+    import omoide.flows.reflect as reflect_module
 
-    return daily_module, backfill_module
+    return daily_module, backfill_module, reflect_module
 
 
 @app.command()
@@ -100,7 +104,7 @@ def run(
     """Run the daily flow for one day."""
     settings = get_settings()
     the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
-    daily_module, _ = _flows(settings)
+    daily_module, _, _ = _flows(settings)
     state = daily_module.daily(day=the_day, force=force, return_state=True)
     if not state.is_completed():
         raise OmoideError(state.message or f"daily run for {the_day} failed")
@@ -117,7 +121,7 @@ def backfill(
     settings = get_settings()
     first, last = parse_day(start), parse_day(end)
     n = len(days_between(first, last))
-    _, backfill_module = _flows(settings)
+    _, backfill_module, _ = _flows(settings)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -172,28 +176,59 @@ def _print_day(summary: dict) -> None:
 
 
 @app.command()
+def reflect(
+    end: Annotated[
+        str | None, typer.Option(help="Last day of the window (default: today).")
+    ] = None,
+    days: Annotated[int, typer.Option(min=1, help="Days in the window.")] = 7,
+) -> None:
+    """Run the weekly reflection now: opinions, links, a fresh Big Five analysis, the profile."""
+    settings = get_settings()
+    _, _, reflect_module = _flows(settings)
+    state = reflect_module.reflect_flow(
+        end=parse_day(end) if end else None, days=days, return_state=True
+    )
+    if not state.is_completed():
+        raise OmoideError(state.message or "reflect failed")
+    r = state.result()
+    out.print(
+        f"{r['entities']} entities, {r['opinions']} opinions ({len(r['opinion_changes'])} moves), "
+        f"{r['links_written']} daily files relinked, analyses added: "
+        f"{', '.join(r['analyses_added']) or 'none'}; profile at {settings.vault_dir / 'bank'}"
+    )
+
+
+@app.command()
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
     settings = get_settings()
-    daily_module, backfill_module = _flows(settings)
+    daily_module, backfill_module, reflect_module = _flows(settings)
     from prefect import serve as prefect_serve
 
     out.print(
-        f"Serving daily at 02:00 {settings.timezone} and backfill; open the UI with `prefect server start`."
+        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill; "
+        "open the UI with `prefect server start`."
     )
-    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone))
+    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
 
 
-def deployments(daily_module, backfill_module, timezone: str) -> list:  # noqa: ANN001
-    """Flow modules + timezone -> the runner deployments `serve` runs."""
+def deployments(daily_module, backfill_module, timezone: str, reflect_module=None) -> list:  # noqa: ANN001
+    """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
     from prefect.schedules import Cron
 
-    return [
+    out = [
         daily_module.daily.to_deployment(
             name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
         ),
         backfill_module.backfill.to_deployment(name="backfill"),
     ]
+    if reflect_module is not None:
+        out.append(
+            reflect_module.reflect_flow.to_deployment(
+                name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
+            )
+        )
+    return out
 
 
 @app.command()

@@ -20,7 +20,9 @@ out = Console()
 
 
 def recall_command(
-    query: Annotated[str, typer.Argument(help="What to remember, in your own words.")],
+    query: Annotated[
+        str | None, typer.Argument(help="What to remember, in your own words.")
+    ] = None,
     k: Annotated[
         int | None, typer.Option(min=1, help="How many memories (default [recall] k).")
     ] = None,
@@ -40,6 +42,10 @@ def recall_command(
         bool, typer.Option(help="Count this recall as a rehearsal of what it returns.")
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    around: Annotated[
+        str | None,
+        typer.Option(help="A memory id: its neighbours (same session, ±7 days, similar) instead."),
+    ] = None,
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.embed import get_embedder
@@ -57,6 +63,23 @@ def recall_command(
         )
     embedder = get_embedder(settings.embed, settings.llm.host)
     table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
+    if around is not None:
+        from omoide.associate import around as neighbours
+
+        found = neighbours(table, around, now, k=k or settings.recall.k)
+        if as_json:
+            print(json.dumps([a.to_json() for a in found], ensure_ascii=False))
+            return
+        for a in found:
+            item = a.to_json()
+            out.print(
+                f"[bold]{item['score']:.3f}[/]  {item['kind']}  {escape(', '.join(item['reasons']))}  {escape(item['source'])}",
+                highlight=False,
+            )
+            out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+        return
+    if not query:
+        raise OmoideError("give a query, or --around MEMORY_ID")
     results = recall(
         table,
         embedder,

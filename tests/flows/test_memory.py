@@ -106,7 +106,8 @@ def test_daily_with_ollama_summarizes_once_then_serves_the_cache(
     out = state.result()
     assert out["digest"]["produced_by"] == f"ollama:{ollama_server.CHAT_MODEL}"
     chats = len(fake_ollama.bodies("/api/chat"))
-    assert chats >= 2 and out["digest"]["llm_calls"] == chats
+    # the summarizer's map and reduce calls; the rest are reflect's (opinion judge, Big Five)
+    assert chats >= 2 and 2 <= out["digest"]["llm_calls"] <= chats
     prompt = fake_ollama.bodies("/api/chat")[0]["messages"][1]["content"]
     assert "<untrusted_data>" in prompt
     text = memory_path(sample_home / "vault", "2026-11-20").read_text(encoding="utf-8")
@@ -147,3 +148,40 @@ def test_recall_flow_returns_cited_memories(sample_home: Path):
     assert 1 <= len(got) <= 3
     assert all(r["kind"] in {"W", "note"} and r["source"] for r in got)
     assert "Peter" in got[0]["content"]
+
+
+def test_daily_reflects_into_bank_pages_and_the_weekly_flow_analyses(omoide_home: Path):
+    from omoide.flows.backfill import backfill
+    from omoide.flows.reflect import reflect_flow
+
+    write_sample(omoide_home, days=2, end=LAST)
+    state = backfill(start=date(2026, 11, 19), end=LAST, return_state=True)
+    assert state.is_completed(), state.message
+    bank = omoide_home / "vault" / "bank"
+    for page in (
+        "entities/peter.md",
+        "entities/mina.md",
+        "opinions.md",
+        "profile.md",
+        "profile-radar.png",
+    ):
+        assert (bank / page).exists(), page
+    opinions = (bank / "opinions.md").read_text(encoding="utf-8")
+    assert "Lance is the right store for warelay." in opinions and "#L" in opinions
+    profile = (bank / "profile.md").read_text(encoding="utf-8")
+    assert "Offline estimate" in profile and "rests on" in profile
+    related = memory_path(omoide_home / "vault", "2026-11-20").read_text(encoding="utf-8")
+    assert "<!-- omoide:related:begin -->" in related and "[[2026-11-19]]" in related
+
+    from omoide.flows.daily import daily
+
+    before = {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()}
+    again = daily(day=LAST, return_state=True)
+    assert again.is_completed() and again.result()["reflect"]["entity_pages_written"] == 0
+    assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before  # idempotent
+
+    weekly = reflect_flow(end=LAST, days=7, return_state=True)
+    assert weekly.is_completed(), weekly.message
+    # no Ollama here, so the weekly analysis is the offline estimate; the history grows
+    assert weekly.result()["analyses_added"] == ["offline"]
+    assert (bank / "profile.md").read_bytes() != before[bank / "profile.md"]

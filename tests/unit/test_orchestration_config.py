@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints():
     spec = yaml.safe_load((ROOT / "prefect.yaml").read_text())
     by_name = {d["name"]: d for d in spec["deployments"]}
-    assert set(by_name) == {"daily", "backfill", "recall"}
+    assert set(by_name) == {"daily", "backfill", "reflect", "recall"}
     assert by_name["daily"]["schedules"][0]["cron"] == "0 2 * * *"
     for d in by_name.values():
         path, func = d["entrypoint"].split(":")
@@ -31,12 +31,18 @@ def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints()
 def test_served_daily_deployment_uses_the_configured_timezone():
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
+    import omoide.flows.reflect as reflect_module
     from omoide.cli import deployments
 
-    daily, backfill = deployments(daily_module, backfill_module, "Asia/Tokyo")
+    daily, backfill, weekly = deployments(
+        daily_module, backfill_module, "Asia/Tokyo", reflect_module
+    )
     schedule = daily.schedules[0].schedule
     assert schedule.cron == "0 2 * * *" and schedule.timezone == "Asia/Tokyo"
     assert backfill.name == "backfill" and not backfill.schedules
+    assert weekly.name == "reflect"
+    assert weekly.schedules[0].schedule.cron == "0 3 * * 0"
+    assert weekly.schedules[0].schedule.timezone == "Asia/Tokyo"
 
 
 def test_prefect_environment_stays_under_home_with_telemetry_off(tmp_path: Path):
