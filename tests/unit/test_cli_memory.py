@@ -155,3 +155,38 @@ def test_locomo_evidence_and_dates_are_normalised():
     }
     assert normalise_dia("nonsense") is None
     assert parse_session_time("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+
+
+def test_profile_quiz_entity_and_around_from_the_command_line(home_with_memories: Path):
+    import subprocess
+    import sys
+
+    env = {**__import__("os").environ, "OMOIDE_HOME": str(home_with_memories)}
+    quiz = subprocess.run(
+        [sys.executable, "-c", "from omoide.cli import main; main()", "profile", "quiz"],
+        input="4\n" * 50,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert quiz.returncode == 0, quiz.stderr
+    assert "Saved" in quiz.stdout
+    r = omoide("profile", "--json", home=home_with_memories)
+    assert r.returncode == 0, r.stderr
+    current = json.loads(r.stdout)["current"]
+    assert current["source"] == "quiz"
+    # all answers 4 on the IPIP-50 key (hand-worked in tests/unit/reflect/test_ipip.py)
+    assert current["scores"]["openness"] == pytest.approx(0.60)
+    assert (home_with_memories / "vault" / "bank" / "profile.md").exists()
+
+    r = omoide("entity", "@peter", "--json", home=home_with_memories)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert (
+        report["name"] == "Peter" and report["timeline"][0]["source"] == "notes/2026-11-20.md#L17"
+    )
+
+    r = omoide("recall", "--around", "m2", "--json", home=home_with_memories)
+    assert r.returncode == 0, r.stderr
+    assert all("reasons" in item for item in json.loads(r.stdout))
