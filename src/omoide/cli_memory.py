@@ -42,6 +42,9 @@ def recall_command(
         bool, typer.Option(help="Count this recall as a rehearsal of what it returns.")
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    forgetting: Annotated[
+        bool, typer.Option(help="Rank with the forgetting curve: faded memories count less.")
+    ] = False,
     around: Annotated[
         str | None,
         typer.Option(help="A memory id: its neighbours (same session, ±7 days, similar) instead."),
@@ -93,6 +96,7 @@ def recall_command(
         decay_lambda=settings.recall.decay_lambda,
         token_budget=budget or settings.recall.token_budget,
         rehearse=rehearse,
+        forgetting=forgetting,
     )
     if as_json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))

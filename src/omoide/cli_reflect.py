@@ -79,8 +79,25 @@ def profile_command(
             "no profile yet: run `omoide run`, `omoide backfill` or `omoide reflect` first"
         )
     current = current_analysis(analyses)
+    from omoide.store.entities_table import open_entities, read_entities
+
+    ents = read_entities(open_entities(settings.lancedb_dir))
+    rel_cols = [
+        "name",
+        "relationship_type",
+        "bond_strength",
+        "relationship_confidence",
+        "interaction_count",
+        "days_since_last",
+    ]
+    relationships = (
+        ents.sort_values("bond_strength", ascending=False)[rel_cols].to_dict("records")
+        if len(ents)
+        else []
+    )
     data = {
         "profile": profile.model_dump(mode="json"),
+        "relationships": relationships,
         "current": current.model_dump(mode="json") if current else None,
         "by_source": {k: a.model_dump(mode="json") for k, a in latest_by_source(analyses).items()},
     }
@@ -97,6 +114,11 @@ def profile_command(
     ):
         out.print(f"{label}: " + ", ".join(f"{w.name} ({w.weight:.2f})" for w in items))
     out.print(f"key memories: {', '.join(profile.key_memories)}")
+    for r in relationships:
+        out.print(
+            f"  {r['name']}: {r['relationship_type']} (bond {r['bond_strength']:.2f}, "
+            f"confidence {r['relationship_confidence']:.2f}, {r['interaction_count']} interactions)"
+        )
     out.print(
         f"data quality: {profile.data_quality:.2f}; page: {settings.vault_dir / 'bank' / 'profile.md'}"
     )

@@ -19,6 +19,10 @@ neighbours beats the small MiniLM dense retriever by far, and reciprocal-rank fu
 the weaker list pull the stronger one down; a weighted sum of normalised scores lets the
 dense list break ties and rescue paraphrases without outvoting exact word matches.
 Rehearsal gains are logarithmic and small so recalling a memory cannot lock it at the top.
+With `forgetting=True` (`omoide recall --forgetting`) the strength part is instead the
+Ebbinghaus strength of `omoide.strength` (age since the memory or its last recall, slower
+for important memories, reinforced by each rehearsal) floored at 0.8: faded memories rank
+lower but are never hidden.
 
 Why decay enters through `recency` and not as a bare factor: 1/(1+0.05·days) is 0.14 at
 four months, so multiplying by it lets any vaguely related memory from this week outrank
@@ -44,6 +48,8 @@ from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.schemas import MEMORY_KINDS
 from omoide.store.memories import bump_recall, sql_list, sql_str, sql_ts
+from omoide.strength import strength as memory_strength
+from omoide.strength import strength_factor
 from omoide.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -52,6 +58,7 @@ W_LEX = 0.7
 W_SEM = 0.3
 W_TIME = 0.3
 STRENGTH_GAIN = 0.05
+FORGETTING_FLOOR = 0.8
 POOL_MIN = 50
 POOL_PER_K = 5
 COLUMNS = [
@@ -66,6 +73,7 @@ COLUMNS = [
     "confidence",
     "importance",
     "recall_count",
+    "last_recalled_at",
 ]
 _SEP = "\x1f"  # joins a row's entities for case-insensitive matching; never in a name
 
@@ -220,6 +228,7 @@ def recall(
     w_lex: float = W_LEX,
     w_sem: float = W_SEM,
     w_time: float = W_TIME,
+    forgetting: bool = False,
 ) -> list[Recalled]:
     """Query + filters -> up to k memories, best first (see the module docstring for the score)."""
     where = prefilter(since, until, kinds, entities)
@@ -240,7 +249,21 @@ def recall(
     recency = (1.0 - w_time) + w_time * decay
     importance = 0.5 + 0.5 * rows["importance"].to_numpy()
     confidence = 0.5 + 0.5 * rows["confidence"].to_numpy()
-    strength = 1.0 + STRENGTH_GAIN * np.log1p(rows["recall_count"].to_numpy())
+    if forgetting:
+        # Ebbinghaus strength (decays with age, slower when important, reset by rehearsal)
+        # replaces the mild rehearsal bonus; floored so forgetting fades, never hides.
+        strength = strength_factor(
+            memory_strength(
+                rows["ts"].to_numpy(),
+                rows["importance"].to_numpy(),
+                rows["recall_count"].to_numpy(),
+                rows["last_recalled_at"].to_numpy(),
+                now,
+            ),
+            floor=FORGETTING_FLOOR,
+        )
+    else:
+        strength = 1.0 + STRENGTH_GAIN * np.log1p(rows["recall_count"].to_numpy())
     score = relevance * recency * importance * confidence * strength
     order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
     chosen = _within_budget(order, rows["content"].to_pylist(), k, token_budget)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,10 @@ import lancedb
 import pandas as pd
 
 from omoide.bigfive import Analysis, llm_big_five, offline_big_five
+from omoide.days import day_bounds
 from omoide.entities import collect_entities, write_entity_pages
+from omoide.episodes import episodes_between
+from omoide.episodes_page import write_episodes_page
 from omoide.errors import OmoideError
 from omoide.links import link_days
 from omoide.llm.base import LLM
@@ -53,6 +56,7 @@ class ReflectReport:
     opinions: int = 0
     opinion_changes: list[str] = field(default_factory=list)
     links_written: int = 0
+    episodes: int = 0
     analyses_added: list[str] = field(default_factory=list)
     profile_rebuilt: bool = False
     profile_deltas: list[str] = field(default_factory=list)
@@ -69,6 +73,7 @@ class ReflectReport:
             f"- entities: {self.entities} ({self.entity_pages_written} page(s) written)",
             f"- opinions: {self.opinions} ({len(self.opinion_changes)} change(s))",
             f"- daily files with links rewritten: {self.links_written}",
+            f"- episodes in the window: {self.episodes}",
             f"- Big Five analyses added: {', '.join(self.analyses_added) or 'none'}",
             f"- profile rebuilt: {'yes' if self.profile_rebuilt else 'no (no trigger)'}",
         ]
@@ -137,6 +142,12 @@ def reflect(
     report.opinion_changes = changes_markdown(changes).splitlines() if changes else []
 
     report.links_written = len(link_days(memories, vault_dir, days, now, llm).written)
+    if analyse and days:
+        since = day_bounds(date.fromisoformat(min(days)), tz)[0]
+        until = day_bounds(date.fromisoformat(max(days)), tz)[1]
+        found_episodes = episodes_between(memories, since, until, llm=llm)
+        write_episodes_page(vault_dir, found_episodes, f"{min(days)} – {max(days)}")
+        report.episodes = len(found_episodes)
 
     if analyse or (analyse is None and _stale(analyses, now)):
         found = [offline_big_five(rows, now, me=me, tz=tz, people=people)]

@@ -305,3 +305,20 @@ def test_decay_does_not_bury_an_old_exact_match(tmp_path: Path, emb):
     ranked = recall(table, emb, "pottery class Mashiko", NOW, rehearse=False)
     assert ids(ranked)[0] == "spring"
     assert ranked[0].parts.recency >= 1 - 0.3
+
+
+def test_forgetting_fades_old_unimportant_memories_but_keeps_them(tmp_path: Path, emb):
+    table = store(
+        tmp_path,
+        emb,
+        rec("faded", "Dinner at the ramen place", 60, importance=0.0),
+        rec("kept", "Dinner at the ramen place", 60, importance=1.0),
+    )
+    plain = recall(table, emb, "ramen place", NOW, rehearse=False, decay_lambda=0.0)
+    assert plain[0].parts.strength == plain[1].parts.strength == 1.0
+    faded = recall(
+        table, emb, "ramen place", NOW, rehearse=False, decay_lambda=0.0, forgetting=True
+    )
+    by_id = {r.memory_id: r for r in faded}
+    assert by_id["kept"].parts.strength > by_id["faded"].parts.strength >= 0.8
+    assert ids(faded)[0] == "kept" and len(faded) == 2  # faded, not hidden
