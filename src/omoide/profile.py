@@ -281,7 +281,8 @@ def citations(memories: pd.DataFrame) -> dict[str, str]:
 def _cite(ids: Sequence[str], cites: Mapping[str, str]) -> str:
     """Memory ids -> "`id` (`path#Lnn`), ..." with a count of the rest."""
     if not ids:
-        return "no memories"
+        # Said outright: a score with nothing behind it is the scale's neutral middle, not a finding.
+        return "no memories: no evidence, the neutral default"
     shown = [f"`{i}` (`{cites[i]}`)" if i in cites else f"`{i}`" for i in ids[:SHOWN_EVIDENCE]]
     more = f" +{len(ids) - SHOWN_EVIDENCE} more" if len(ids) > SHOWN_EVIDENCE else ""
     return ", ".join(shown) + more

@@ -37,7 +37,12 @@ from omoide.profile import (
     save_profile,
     write_profile_page,
 )
-from omoide.store.entities_table import entity_records, open_entities, upsert_entities
+from omoide.store.entities_table import (
+    entity_records,
+    open_entities,
+    read_entities,
+    upsert_entities,
+)
 from omoide.store.opinions_table import load_opinions, open_opinions, upsert_opinions
 from omoide.store.profile_table import load_analyses, open_profile_history, record_analysis
 from omoide.strength import frame_strength
@@ -52,6 +57,7 @@ class ReflectReport:
     """What a reflection changed, in counts and Markdown lines (no personal text beyond the vault's)."""
 
     entities: int = 0
+    new_entities: list[str] = field(default_factory=list)
     entity_pages_written: int = 0
     opinions: int = 0
     opinion_changes: list[str] = field(default_factory=list)
@@ -70,7 +76,8 @@ class ReflectReport:
         lines = [
             f"# omoide reflect — {label}",
             "",
-            f"- entities: {self.entities} ({self.entity_pages_written} page(s) written)",
+            f"- entities: {self.entities} ({self.entity_pages_written} page(s) written); "
+            f"new: {', '.join(self.new_entities) or 'none'}",
             f"- opinions: {self.opinions} ({len(self.opinion_changes)} change(s))",
             f"- daily files with links rewritten: {self.links_written}",
             f"- episodes in the window: {self.episodes}",
@@ -122,7 +129,10 @@ def reflect(
     entities = collect_entities(rows)
     report.entities = len(entities)
     report.entity_pages_written = len(write_entity_pages(vault_dir, entities, rows, now, traits))
-    upsert_entities(open_entities(db_dir), entity_records(entities, rows, now, traits))
+    entities_table = open_entities(db_dir)
+    known = set(read_entities(entities_table)["slug"]) if entities_table.count_rows() else set()
+    report.new_entities = [e.name for e in entities if e.slug not in known]
+    upsert_entities(entities_table, entity_records(entities, rows, now, traits))
     people = _people(rows, people, me)
 
     facts = rows[rows["kind"].isin(FACT_KINDS)]
