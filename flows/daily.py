@@ -113,6 +113,7 @@ def daily(
         cache_dir=settings.cache_dir,
         embed=settings.embed,
         llm=llm,
+        llm_host=settings.llm.host,
         days=[day.isoformat()],
         label=day.isoformat(),
         now=now,

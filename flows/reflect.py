@@ -35,6 +35,7 @@ def reflect_flow(end: date | None = None, days: int = 7, analyse: bool = True) -
         cache_dir=settings.cache_dir,
         embed=settings.embed,
         llm=choose_llm(settings.llm),
+        llm_host=settings.llm.host,
         days=window,
         label=f"{window[0]}..{window[-1]}",
         now=now,

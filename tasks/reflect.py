@@ -10,12 +10,12 @@ from prefect import get_run_logger, task
 
 from omoide import quality
 from omoide.embed import get_embedder
-from omoide.llm.cache import CachedLLM
+from omoide.llm import cached_ollama
 from omoide.prompts import PROMPT_VERSION
-from omoide.reflect import memory_rows, reflect
+from omoide.reflect import reflect
 from omoide.reflect_checks import reflect_claims
 from omoide.settings import EmbedSettings, LLMSettings
-from omoide.store.memories import open_memories
+from omoide.store.memories import memory_ids, open_memories
 from omoide.tasks.artifacts import publish_markdown, publish_quality
 
 
@@ -26,6 +26,7 @@ def reflect_memories(
     cache_dir: Path,
     embed: EmbedSettings,
     llm: LLMSettings | None,
+    llm_host: str,
     days: list[str],
     label: str,
     now: datetime,
@@ -39,14 +40,9 @@ def reflect_memories(
     Not cached by Prefect: it reads the whole memory store, and every step underneath
     writes only what changed, so a re-run costs seconds and changes nothing.
     """
-    embedder = get_embedder(embed, llm.host if llm else "")
+    embedder = get_embedder(embed, llm_host)
     table = open_memories(db_dir, embedder.model, embedder.dim, create=False)
-    model = None
-    if llm is not None:
-        from omoide.llm.ollama import OllamaLLM
-
-        inner = OllamaLLM(llm.host, llm.model, timeout_s=llm.timeout_s, retries=llm.retries)
-        model = CachedLLM(inner, cache_dir, PROMPT_VERSION)
+    model = None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION)
     report = reflect(
         table,
         db_dir,
@@ -60,7 +56,7 @@ def reflect_memories(
         llm=model,
         analyse=analyse,
     )
-    claims = reflect_claims(db_dir, vault_dir, memory_rows(table)["memory_id"])
+    claims = reflect_claims(db_dir, vault_dir, memory_ids(table))
     check = quality.validate(claims, "reflect")
     publish_quality([check], f"reflect-{label}")
     quality.raise_for_failures(check)

@@ -12,7 +12,7 @@ from prefect.context import TaskRunContext
 from omoide import __version__, quality
 from omoide.days import day_bounds
 from omoide.ids import stable_id
-from omoide.llm.cache import CachedLLM
+from omoide.llm import cached_ollama
 from omoide.memorize import day_memories, digest_id, session_lines
 from omoide.prompts import PROMPT_VERSION
 from omoide.records import day_records
@@ -64,8 +64,9 @@ def summarize_and_write(
 ) -> dict[str, Any]:
     """Lake day (+ Ollama settings, or None for the embedded digest) -> vault file + lake facts."""
     events, sessions = read_events(lake_dir, day), read_sessions(lake_dir, day)
-    model = None if llm is None else CachedLLM(_ollama(llm), cache_dir, PROMPT_VERSION)
-    budget = 1500 if llm is None else llm.chunk_tokens
+    model = None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION)
+    # The embedded digest does not chunk; the budget matters only to an LLM.
+    budget = (llm or LLMSettings()).chunk_tokens
     summary = summarize_day(events, sessions, day, tz, model, budget)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
     rows = day_memories(
@@ -100,13 +101,6 @@ def summarize_and_write(
         "produced_by": summary.produced_by,
         "llm_calls": summary.llm_calls,
     }
-
-
-def _ollama(llm: LLMSettings) -> Any:
-    """Ollama settings -> the Ollama LLM (imported here: only runs that use it pay for it)."""
-    from omoide.llm.ollama import OllamaLLM
-
-    return OllamaLLM(llm.host, llm.model, timeout_s=llm.timeout_s, retries=llm.retries)
 
 
 @task(name="choose-llm", task_run_name="choose-llm")

@@ -212,23 +212,19 @@ def serve() -> None:
     prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
 
 
-def deployments(daily_module, backfill_module, timezone: str, reflect_module=None) -> list:  # noqa: ANN001
+def deployments(daily_module, backfill_module, timezone: str, reflect_module) -> list:  # noqa: ANN001
     """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
     from prefect.schedules import Cron
 
-    out = [
+    return [
         daily_module.daily.to_deployment(
             name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
         ),
         backfill_module.backfill.to_deployment(name="backfill"),
+        reflect_module.reflect_flow.to_deployment(
+            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
+        ),
     ]
-    if reflect_module is not None:
-        out.append(
-            reflect_module.reflect_flow.to_deployment(
-                name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
-            )
-        )
-    return out
 
 
 @app.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from zoneinfo import ZoneInfo
 
 import typer
@@ -14,9 +14,27 @@ from rich.markup import escape
 from omoide.days import parse_when
 from omoide.errors import OmoideError
 from omoide.schemas import MEMORY_KINDS
-from omoide.settings import get_settings
+from omoide.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from lancedb.table import Table
+
+    from omoide.embed.base import Embedder
 
 out = Console()
+
+
+def memories_table(settings: Settings, embedder: Embedder | None = None) -> Table:
+    """Settings (+ the embedder in use) -> the memories table, or a clear error before the first run."""
+    from omoide.embed import get_embedder
+    from omoide.store.memories import open_memories
+
+    if not settings.lancedb_dir.exists():
+        raise OmoideError(
+            f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
+        )
+    emb = embedder or get_embedder(settings.embed, settings.llm.host)
+    return open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
 
 
 def recall_command(
@@ -53,19 +71,14 @@ def recall_command(
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.embed import get_embedder
     from omoide.recall import recall
-    from omoide.store.memories import open_memories
 
     settings = get_settings()
     now = datetime.now(UTC)
     bad = sorted(set(kind or []) - set(MEMORY_KINDS))
     if bad:
         raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
-    if not settings.lancedb_dir.exists():
-        raise OmoideError(
-            f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
-        )
     embedder = get_embedder(settings.embed, settings.llm.host)
-    table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
+    table = memories_table(settings, embedder)
     if around is not None:
         from omoide.associate import around as neighbours
 

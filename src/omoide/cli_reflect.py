@@ -4,30 +4,18 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
+from omoide.cli_memory import memories_table
 from omoide.errors import OmoideError
-from omoide.settings import Settings, get_settings
+from omoide.settings import get_settings
 
 out = Console()
 profile_app = typer.Typer(help="Your Big Five and integrated profile.", invoke_without_command=True)
-
-
-def _memories(settings: Settings) -> Any:
-    """Settings -> the memories table (a clear error before the first run)."""
-    from omoide.embed import get_embedder
-    from omoide.store.memories import open_memories
-
-    if not settings.lancedb_dir.exists():
-        raise OmoideError(
-            f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
-        )
-    emb = get_embedder(settings.embed, settings.llm.host)
-    return open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
 
 
 def entity_command(
@@ -40,7 +28,7 @@ def entity_command(
     from omoide.store.entities_table import entity_report_from_store, open_entities
 
     settings = get_settings()
-    memories = _memories(settings)
+    memories = memories_table(settings)
     report = entity_report_from_store(
         open_entities(settings.lancedb_dir), memories, name, datetime.now(UTC)
     )
@@ -132,7 +120,7 @@ def quiz_command() -> None:
     from omoide.store.profile_table import open_profile_history, record_analysis
 
     settings = get_settings()
-    memories = _memories(settings)
+    memories = memories_table(settings)
     out.print(INSTRUCTIONS)
     out.print("  ".join(f"{i} = {label}" for i, label in enumerate(SCALE, start=1)))
 

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, Field
 
+from omoide.entities import entity_slug
 from omoide.errors import EmbeddingMismatchError, LLMOutputError, OmoideError
 from omoide.ids import stable_id
 from omoide.llm.base import LLM
@@ -129,11 +130,6 @@ class _Fact:
     vector: np.ndarray
 
 
-def entity_key(name: str) -> str:
-    """Entity as written -> comparison key (case, '@', '_' and spacing ignored)."""
-    return " ".join(name.lstrip("@").replace("_", " ").casefold().split())
-
-
 def has_negation(text: str) -> bool:
     """Text -> does it contain a negation cue (not, no, never, without, n't, ...)?"""
     return _NEGATION.search(text) is not None
@@ -158,7 +154,7 @@ def rule_judgement(
     strength = cosine. Similar wording is not agreement: antonyms ("simpler" vs "more
     complicated", cosine 0.89) read as support, so the rule is a fallback for paraphrases.
     """
-    same = {entity_key(e) for e in fact_entities} == {entity_key(e) for e in opinion.entities}
+    same = {entity_slug(e) for e in fact_entities} == {entity_slug(e) for e in opinion.entities}
     if not same or not opinion.entities or sim < RULE_MIN_SIM:
         return Judgement(relation="unrelated", strength=0.0)
     flipped = has_negation(fact_text) != has_negation(opinion.statement)
@@ -211,12 +207,12 @@ def _facts(frame: pd.DataFrame) -> list[_Fact]:
 
 def _candidates(opinions: Sequence[Opinion], fact: _Fact) -> list[tuple[int, float]]:
     """Opinions + fact -> (index, cosine) of those stated before it, sharing entities, similar."""
-    keys = {entity_key(e) for e in fact.entities}
+    keys = {entity_slug(e) for e in fact.entities}
     out = []
     for i, op in enumerate(opinions):
         if (op.stated_at, op.origin_id) >= (fact.ts, fact.memory_id):
             continue
-        if not keys & {entity_key(e) for e in op.entities}:
+        if not keys & {entity_slug(e) for e in op.entities}:
             continue
         if len(op.vector) != len(fact.vector):
             raise EmbeddingMismatchError(

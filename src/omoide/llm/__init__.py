@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from omoide.errors import OmoideError
 from omoide.llm.base import LLM
+from omoide.llm.cache import CachedLLM
 
 if TYPE_CHECKING:
     from omoide.llm.ollama import OllamaLLM
@@ -17,7 +19,7 @@ log = logging.getLogger(__name__)
 # `auto` must not hold up a run on a machine without Ollama: one quick look, no retries.
 AUTO_PING_TIMEOUT_S = 2.0
 
-__all__ = ["LLM", "get_llm"]
+__all__ = ["LLM", "cached_ollama", "get_llm", "ollama_llm"]
 
 
 def get_llm(settings: LLMSettings) -> LLM | None:
@@ -29,12 +31,12 @@ def get_llm(settings: LLMSettings) -> LLM | None:
     if settings.backend == "none":
         return None
     if settings.backend == "ollama":
-        llm = _ollama(settings)
+        llm = ollama_llm(settings)
         if not has_model(llm.ping(retries=settings.retries), settings.model):
             raise not_pulled(settings.host, settings.model)
         return llm
     try:
-        llm = _ollama(settings)
+        llm = ollama_llm(settings)
         names = llm.ping(timeout_s=min(AUTO_PING_TIMEOUT_S, settings.timeout_s))
     except OmoideError as exc:
         log.info("no usable Ollama (%s); the embedded digest will be used", exc)
@@ -51,10 +53,15 @@ def get_llm(settings: LLMSettings) -> LLM | None:
     return llm
 
 
-def _ollama(settings: LLMSettings) -> OllamaLLM:
+def ollama_llm(settings: LLMSettings) -> OllamaLLM:
     """[llm] settings -> an OllamaLLM (not contacted yet)."""
     from omoide.llm.ollama import OllamaLLM
 
     return OllamaLLM(
         settings.host, settings.model, timeout_s=settings.timeout_s, retries=settings.retries
     )
+
+
+def cached_ollama(settings: LLMSettings, cache_dir: Path, prompt_version: str) -> CachedLLM:
+    """[llm] settings + cache folder -> the Ollama LLM behind the content-addressed answer cache."""
+    return CachedLLM(ollama_llm(settings), cache_dir, prompt_version)

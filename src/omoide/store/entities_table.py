@@ -109,15 +109,12 @@ def entity_records(
 def open_entities(db_dir: Path, create: bool = True) -> lancedb.table.Table:
     """LanceDB folder -> the entities table (created empty if asked)."""
     db = lancedb.connect(db_dir)
+    if create:
+        return db.create_table(TABLE, schema=ENTITIES, exist_ok=True)
     try:
         return db.open_table(TABLE)
     except ValueError:
-        if not create:
-            raise OmoideError(
-                f"no entities table in {db_dir}: run `omoide reflect` first"
-            ) from None
-        log.info("entities: created table")
-        return db.create_table(TABLE, schema=ENTITIES)
+        raise OmoideError(f"no entities table in {db_dir}: run `omoide reflect` first") from None
 
 
 def read_entities(table: lancedb.table.Table) -> pd.DataFrame:

@@ -135,6 +135,11 @@ def count(table: lancedb.table.Table, where: str | None = None) -> int:
     return table.count_rows(where)
 
 
+def memory_ids(table: lancedb.table.Table) -> list[str]:
+    """Memories table -> every memory id (only that column is read)."""
+    return table.search().select(["memory_id"]).limit(None).to_arrow()["memory_id"].to_pylist()
+
+
 def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
     """Table + local day -> that day's rows (all columns), ordered by ts and memory_id."""
     frame = table.search().where(f"day = {sql_str(day)}").to_pandas()

@@ -53,12 +53,7 @@ OPINIONS = pa.schema(
 
 def open_opinions(db_dir: Path) -> lancedb.table.Table:
     """LanceDB folder -> the opinions table (created empty when missing)."""
-    db = lancedb.connect(db_dir)
-    try:
-        return db.open_table(TABLE)
-    except ValueError:
-        log.info("opinions: created table")
-        return db.create_table(TABLE, schema=OPINIONS)
+    return lancedb.connect(db_dir).create_table(TABLE, schema=OPINIONS, exist_ok=True)
 
 
 def to_arrow(opinions: Sequence[Opinion]) -> pa.Table:

@@ -41,12 +41,7 @@ PROFILE_HISTORY = pa.schema(
 
 def open_profile_history(db_dir: Path) -> lancedb.table.Table:
     """LanceDB folder -> the profile_history table (created when missing)."""
-    db = lancedb.connect(db_dir)
-    try:
-        return db.open_table(TABLE)
-    except ValueError:
-        log.info("profile_history: created table")
-        return db.create_table(TABLE, schema=PROFILE_HISTORY)
+    return lancedb.connect(db_dir).create_table(TABLE, schema=PROFILE_HISTORY, exist_ok=True)
 
 
 def _row(analysis: Analysis) -> dict[str, object]:
