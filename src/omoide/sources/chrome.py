@@ -10,16 +10,8 @@ import pandas as pd
 
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected
-from omoide.sources.sqlite_copy import (
-    VisitTable,
-    database_file,
-    named_codes,
-    read_visits,
-    require_columns,
-    shadow_copy,
-    unix_us,
-    visit_events,
-)
+from omoide.sources.sqlite_copy import database_file, require_columns, shadow_copy, unix_us
+from omoide.sources.visits import VisitTable, named_codes, read_visits, visit_events
 
 # Chrome stores microseconds since 1601-01-01 UTC (the Windows FILETIME epoch).
 WEBKIT_OFFSET_US = 11_644_473_600_000_000

@@ -9,16 +9,8 @@ import pandas as pd
 
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected
-from omoide.sources.sqlite_copy import (
-    VisitTable,
-    database_file,
-    named_codes,
-    read_visits,
-    require_columns,
-    shadow_copy,
-    unix_us,
-    visit_events,
-)
+from omoide.sources.sqlite_copy import database_file, require_columns, shadow_copy, unix_us
+from omoide.sources.visits import VisitTable, named_codes, read_visits, visit_events
 
 # nsINavHistoryService TRANSITION_* constants stored in moz_historyvisits.visit_type.
 VISIT_TYPES = {

@@ -103,8 +103,8 @@ def test_parallel_slices_read_the_same_events(
 ) -> None:
     source = SourceConfig(kind="chrome", path=history, name="h")
     whole = collect(source, *ALL_TIME, NOW).events
-    monkeypatch.setattr("omoide.sources.sqlite_copy._PARALLEL_BYTES", 0)
-    monkeypatch.setattr("omoide.sources.sqlite_copy.os.cpu_count", lambda: 3)
+    monkeypatch.setattr("omoide.sources.visits._PARALLEL_BYTES", 0)
+    monkeypatch.setattr("omoide.sources.visits.os.cpu_count", lambda: 3)
     sliced = collect(source, *ALL_TIME, NOW).events
     pd.testing.assert_frame_equal(
         sliced.drop(columns="recorded_at"), whole.drop(columns="recorded_at")
@@ -120,7 +120,7 @@ def test_parallel_slices_of_a_wal_database(tmp_path: Path, monkeypatch: pytest.M
     writer.execute("UPDATE urls SET title = 'only in the WAL' WHERE id = 1")
     writer.commit()
     try:
-        monkeypatch.setattr("omoide.sources.sqlite_copy._PARALLEL_BYTES", 0)
+        monkeypatch.setattr("omoide.sources.visits._PARALLEL_BYTES", 0)
         got = collect(SourceConfig(kind="chrome", path=db, name="c"), *ALL_TIME, NOW).events
     finally:
         writer.close()
@@ -135,3 +135,23 @@ def test_empty_window(history: Path) -> None:
     before = (datetime(2001, 1, 1, tzinfo=UTC), datetime(2001, 1, 2, tzinfo=UTC))
     got = collect(SourceConfig(kind="chrome", path=history, name="h"), *before, NOW)
     assert got.events.empty and got.rejects == []
+
+
+def test_text_typed_oddly_still_reads(tmp_path: Path) -> None:
+    # The reader infers column types from the first rows it sees: a long run of NULL
+    # titles, a number stored as a title and bytes that are not UTF-8 must all survive.
+    db = tmp_path / "History"
+    synthetic_history(db, 20_000, seed=7)  # 2,500 pages
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE urls SET title = NULL WHERE id <= 2000")
+        conn.execute("UPDATE urls SET title = 12345 WHERE id = 2001")
+        conn.execute("UPDATE urls SET title = CAST(X'4b796f746f20ff21' AS TEXT) WHERE id = 2002")
+        conn.execute("UPDATE visits SET url = 1 + (id % 2100)")
+    got = collect(SourceConfig(kind="chrome", path=db, name="h"), *ALL_TIME, NOW)
+    assert len(got.events) == 20_000 and got.rejects == []
+    titles = dict(zip(got.events["url"].astype(str), got.events["title"].astype(object)))
+    with sqlite3.connect(db) as conn:
+        url_of = dict(conn.execute("SELECT id, url FROM urls WHERE id IN (1, 2001, 2002)"))
+    assert titles[url_of[1]] is None or titles[url_of[1]] != titles[url_of[1]]
+    assert titles[url_of[2001]] == "12345"
+    assert titles[url_of[2002]] == "Kyoto \ufffd!"
