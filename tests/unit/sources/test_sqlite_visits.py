@@ -155,3 +155,19 @@ def test_text_typed_oddly_still_reads(tmp_path: Path) -> None:
     assert titles[url_of[1]] is None or titles[url_of[1]] != titles[url_of[1]]
     assert titles[url_of[2001]] == "12345"
     assert titles[url_of[2002]] == "Kyoto \ufffd!"
+
+
+def test_pages_outside_the_window_stay_out(tmp_path: Path) -> None:
+    # Dense page ids take the range-scan path; pages no visit in the window points at must
+    # not ride along as unused categories (they would reach the lake's dictionaries).
+    db = tmp_path / "History"
+    synthetic_history(db, 4000, seed=3)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE visits SET url = 1 + (id % 400)")
+        conn.execute("UPDATE visits SET url = 999 WHERE id % 400 = 7")  # page 8 unused
+    events = collect(SourceConfig(kind="chrome", path=db, name="h"), *ALL_TIME, NOW).events
+    used = set(events["url"].astype(str))
+    assert set(events["url"].cat.categories) == used
+    assert set(events["title"].cat.categories) == set(events["title"].dropna().astype(str))
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT url FROM urls WHERE id = 8").fetchone()[0] not in used
