@@ -74,7 +74,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition_nullable=False,
             pages="urls",
         )
-        visits = read_visits(conn, table, chrome_us(start), chrome_us(end))
+        visits = read_visits(conn, table, chrome_us(start), chrome_us(end), db)
     return visit_events(
         visits,
         transition_names(visits.transition),

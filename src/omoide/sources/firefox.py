@@ -48,7 +48,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition_nullable=True,
             pages="moz_places",
         )
-        visits = read_visits(conn, table, unix_us(start), unix_us(end))
+        visits = read_visits(conn, table, unix_us(start), unix_us(end), db)
     return visit_events(
         visits,
         transition_names(visits.transition, visits.transition_null),

@@ -87,19 +87,21 @@ def _int_columns(db: Path, exprs: list[str], table: str, time: str, lo: int, hi:
         return pa.concat_tables(pool.map(lambda b: _query(db, sql, b), slices))
 
 
-def _texts(blobs: pa.Array, null: pa.Array, db: Path, what: str) -> pa.Array:
+def _texts(blobs: pa.Array, null: pa.Array, origin: Path, what: str) -> pa.Array:
     """Bytes + NULL flags read from SQLite -> strings (invalid UTF-8 replaced, with a warning)."""
     try:
         texts = pc.cast(blobs, pa.string())
     except pa.ArrowInvalid:
         # SQLite stores whatever bytes it is given; a broken title must not lose the visit.
-        log.warning("%s: %s with invalid UTF-8; bad bytes replaced", db, what)
+        log.warning("%s: %s with invalid UTF-8; bad bytes replaced", origin, what)
         texts = pa.array([b.decode("utf-8", "replace") for b in blobs.to_pylist()], pa.string())
     return pc.if_else(pc.cast(null, pa.bool_()), pa.scalar(None, pa.string()), texts)
 
 
-def _pages(db: Path, pages: str, ids: np.ndarray) -> tuple[np.ndarray, pa.Array, pa.Array]:
-    """Pages table + distinct row ids -> (found ids, their urls, their titles)."""
+def _pages(
+    db: Path, pages: str, ids: np.ndarray, origin: Path
+) -> tuple[np.ndarray, pa.Array, pa.Array]:
+    """Database copy + pages table + distinct row ids -> (found ids, their urls, their titles)."""
     # Text is read as bytes plus a NULL flag: types never depend on which rows come first.
     columns = (
         "p.id, ifnull(CAST(p.url AS BLOB), X''), p.url IS NULL, "
@@ -122,13 +124,15 @@ def _pages(db: Path, pages: str, ids: np.ndarray) -> tuple[np.ndarray, pa.Array,
     found, url, url_null, title, title_null = (c.combine_chunks() for c in got.columns)
     return (
         found.to_numpy(),
-        _texts(url, url_null, db, "a URL"),
-        _texts(title, title_null, db, "a title"),
+        _texts(url, url_null, origin, "a URL"),
+        _texts(title, title_null, origin, "a title"),
     )
 
 
-def read_visits(conn: sqlite3.Connection, table: VisitTable, lo: int, hi: int) -> Visits:
-    """Connection + tables + [lo, hi) in the browser's clock -> the visits in that window."""
+def read_visits(
+    conn: sqlite3.Connection, table: VisitTable, lo: int, hi: int, origin: Path
+) -> Visits:
+    """Connection to a copy of `origin` + tables + [lo, hi) in the browser's clock -> visits."""
     db = Path(conn.execute("PRAGMA database_list").fetchone()[2])
     exprs = ["id", table.time, table.duration_us, table.page, table.transition]
     if table.transition_nullable:
@@ -145,7 +149,7 @@ def read_visits(conn: sqlite3.Connection, table: VisitTable, lo: int, hi: int) -
         page_id, transition, null = page_id[order], transition[order], null[order]
     # Pages are read once each (a day revisits the same pages), joined here by row id.
     codes, wanted = pd.factorize(page_id)
-    found, urls, titles = _pages(db, table.pages, wanted)
+    found, urls, titles = _pages(db, table.pages, wanted, origin)
     page = pd.Index(found).get_indexer(wanted)[codes]  # -1 where the page row is gone
     return Visits(
         visit_id=visit_id,

@@ -137,7 +137,7 @@ def test_empty_window(history: Path) -> None:
     assert got.events.empty and got.rejects == []
 
 
-def test_text_typed_oddly_still_reads(tmp_path: Path) -> None:
+def test_text_typed_oddly_still_reads(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     # The reader infers column types from the first rows it sees: a long run of NULL
     # titles, a number stored as a title and bytes that are not UTF-8 must all survive.
     db = tmp_path / "History"
@@ -149,12 +149,14 @@ def test_text_typed_oddly_still_reads(tmp_path: Path) -> None:
         conn.execute("UPDATE visits SET url = 1 + (id % 2100)")
     got = collect(SourceConfig(kind="chrome", path=db, name="h"), *ALL_TIME, NOW)
     assert len(got.events) == 20_000 and got.rejects == []
-    titles = dict(zip(got.events["url"].astype(str), got.events["title"].astype(object)))
+    events = got.events.astype({"url": str, "title": object})
+    titles = dict(zip(events["url"], events["title"], strict=True))
     with sqlite3.connect(db) as conn:
         url_of = dict(conn.execute("SELECT id, url FROM urls WHERE id IN (1, 2001, 2002)"))
-    assert titles[url_of[1]] is None or titles[url_of[1]] != titles[url_of[1]]
+    assert pd.isna(titles[url_of[1]])
     assert titles[url_of[2001]] == "12345"
     assert titles[url_of[2002]] == "Kyoto \ufffd!"
+    assert f"{db}: a title with invalid UTF-8" in caplog.text
 
 
 def test_pages_outside_the_window_stay_out(tmp_path: Path) -> None:
