@@ -11,11 +11,14 @@ import json
 import logging
 import os
 import sqlite3
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import adbc_driver_manager
 import adbc_driver_sqlite.dbapi as adbc_sqlite
 import numpy as np
 import pandas as pd
@@ -23,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from omoide import schemas
+from omoide.errors import SourceError
 from omoide.ids import row_ids, stable_seeds
 from omoide.settings import SourceConfig
 from omoide.sources.base import Collected, Reject, categorical, constant, empty_lists
@@ -58,6 +62,16 @@ class Visits:
     page: np.ndarray  # int64 row in urls/titles, -1 when the page row is missing
     urls: pa.Array  # strings, one per page row
     titles: pa.Array  # strings, one per page row
+
+
+@contextmanager
+def _reading(origin: Path) -> Iterator[None]:
+    """Context: a read of the private copy failing -> SourceError naming the user's file."""
+    try:
+        yield
+    except (adbc_driver_manager.Error, OSError) as exc:
+        # e.g. a damaged page deep in the file: the copy opened, but a row cannot be read.
+        raise SourceError(origin, f"cannot be read: {exc}") from exc
 
 
 def _query(db: Path, sql: str, params: tuple[object, ...]) -> pa.Table:
@@ -137,7 +151,8 @@ def read_visits(
     exprs = ["id", table.time, table.duration_us, table.page, table.transition]
     if table.transition_nullable:
         exprs.append(f"{table.transition} IS NULL")
-    read = _int_columns(db, exprs, table.visits, table.time, lo, hi)
+    with _reading(origin):
+        read = _int_columns(db, exprs, table.visits, table.time, lo, hi)
     columns = [c.to_numpy() for c in read.columns]
     visit_id, raw_time, duration_us, page_id, transition = columns[:5]
     null = columns[5].astype(bool) if table.transition_nullable else np.zeros(len(visit_id), bool)
@@ -149,7 +164,8 @@ def read_visits(
         page_id, transition, null = page_id[order], transition[order], null[order]
     # Pages are read once each (a day revisits the same pages), joined here by row id.
     codes, wanted = pd.factorize(page_id)
-    found, urls, titles = _pages(db, table.pages, wanted, origin)
+    with _reading(origin):
+        found, urls, titles = _pages(db, table.pages, wanted, origin)
     page = pd.Index(found).get_indexer(wanted)[codes]  # -1 where the page row is gone
     return Visits(
         visit_id=visit_id,

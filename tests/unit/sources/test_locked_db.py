@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from omoide.bench_throughput import synthetic_history
 from omoide.errors import SourceError, SourceLockedError
 from omoide.settings import SourceConfig
 from omoide.sources import collect
@@ -212,3 +213,16 @@ def test_malformed_copy_is_retried_then_reported_as_locked(tmp_path: Path) -> No
             pass
     # Two waits: 0.05 s then 0.1 s.
     assert 0.15 <= time.monotonic() - started < 2.0
+
+
+def test_damaged_page_deep_in_the_file_names_the_file(tmp_path: Path) -> None:
+    # The header and schema are intact, so the copy opens; a row in the middle cannot be read.
+    db = tmp_path / "History"
+    synthetic_history(db, 20_000, seed=1)
+    with db.open("r+b") as fh:
+        fh.seek(db.stat().st_size // 2)
+        fh.write(b"\xff" * 8192)
+    everything = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2030, 1, 1, tzinfo=UTC))
+    with pytest.raises(SourceError, match=r"History: cannot be read: .*malformed") as info:
+        collect(SourceConfig(kind="chrome", path=db, name="chrome"), *everything, NOW)
+    assert info.value.path == str(db)
