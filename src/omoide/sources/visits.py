@@ -34,6 +34,7 @@ from omoide.sources.base import Collected, Reject, categorical, constant, empty_
 log = logging.getLogger(__name__)
 
 _PARALLEL_BYTES = 8 << 20  # smaller databases are read in one go
+_BUSY_TIMEOUT_MS = 5000
 NO_URL = "visit has no URL (missing or empty url row)"
 
 
@@ -80,6 +81,10 @@ def _query(db: Path, sql: str, params: tuple[object, ...]) -> pa.Table:
         adbc_sqlite.connect(f"{db.as_uri()}?mode=ro", autocommit=True) as conn,
         conn.cursor() as cur,
     ):
+        # Readers of a WAL copy can briefly lock each other out while one sets up the shared
+        # WAL index; wait as Python's sqlite3 does by default instead of failing at once.
+        cur.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        cur.fetchall()
         cur.execute(sql, params)
         return cur.fetch_arrow_table()
 
@@ -121,7 +126,9 @@ def _pages(
         "p.id, ifnull(CAST(p.url AS BLOB), X''), p.url IS NULL, "
         "ifnull(CAST(p.title AS BLOB), X''), p.title IS NULL"
     )
-    lo, hi = (int(ids.min()), int(ids.max())) if ids.size else (0, -1)
+    if not ids.size:
+        return np.empty(0, np.int64), pa.array([], pa.string()), pa.array([], pa.string())
+    lo, hi = int(ids.min()), int(ids.max())
     if hi - lo < 2 * len(ids):
         # Most rows of the id range are wanted (a long window): one sequential range scan
         # beats a B-tree lookup per id; the few unwanted rows are dropped.
@@ -133,8 +140,6 @@ def _pages(
             f"SELECT {columns} FROM json_each(?) AS j JOIN {pages} AS p ON p.id = j.value",
             (json.dumps(ids.tolist()),),
         )
-    if got.num_rows == 0:
-        return np.empty(0, np.int64), pa.array([], pa.string()), pa.array([], pa.string())
     found, url, url_null, title, title_null = (c.combine_chunks() for c in got.columns)
     return (
         found.to_numpy(),
