@@ -2,7 +2,7 @@
 
 import json
 
-from omoide.bench_recall import run_benchmark
+from omoide.bench.recall import run_benchmark
 
 if __name__ == "__main__":
     print(json.dumps(run_benchmark(), indent=2))

@@ -7,9 +7,9 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
-from omoide import progress
-from omoide.days import days_between
-from omoide.errors import OmoideError
+from omoide.core import progress
+from omoide.core.days import days_between
+from omoide.core.errors import OmoideError
 from omoide.flows.daily import daily
 from omoide.tasks.artifacts import publish_markdown
 

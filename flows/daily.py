@@ -9,9 +9,9 @@ from typing import Any
 from prefect import flow, get_run_logger
 from prefect.runtime import flow_run
 
-from omoide.days import yesterday
-from omoide.errors import OmoideError
-from omoide.settings import get_settings
+from omoide.core.days import yesterday
+from omoide.core.errors import OmoideError
+from omoide.core.settings import get_settings
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_source

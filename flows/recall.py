@@ -7,8 +7,8 @@ from typing import Any
 
 from prefect import flow
 
-from omoide.days import parse_when
-from omoide.settings import get_settings
+from omoide.core.days import parse_when
+from omoide.core.settings import get_settings
 from omoide.tasks.recall import recall_memories
 
 

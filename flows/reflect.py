@@ -8,8 +8,8 @@ from typing import Any
 from prefect import flow
 from prefect.runtime import flow_run
 
-from omoide.days import local_day
-from omoide.settings import get_settings
+from omoide.core.days import local_day
+from omoide.core.settings import get_settings
 from omoide.tasks.reflect import reflect_memories
 from omoide.tasks.summarize import choose_llm
 

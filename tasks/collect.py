@@ -8,10 +8,10 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.tasks import exponential_backoff
 
-from omoide import sources
-from omoide.days import day_bounds
-from omoide.errors import SourceError
-from omoide.settings import SourceConfig
+from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
+from omoide.core.settings import SourceConfig
+from omoide.ingest import sources
 
 
 def _transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook signature

@@ -11,10 +11,10 @@ from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
 from omoide import __version__, quality
+from omoide.core.ids import stable_id
+from omoide.core.settings import EmbedSettings
 from omoide.embed import get_embedder
-from omoide.ids import stable_id
-from omoide.reindex import open_for_embedding
-from omoide.settings import EmbedSettings
+from omoide.memory.reindex import open_for_embedding
 from omoide.store.lake import partition_digest, read_facts
 from omoide.store.memories import day_rows, replace_day
 from omoide.tasks.artifacts import publish_quality

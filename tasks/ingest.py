@@ -16,9 +16,9 @@ from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
 from omoide import __version__
-from omoide.fingerprint import source_fingerprint
-from omoide.ids import stable_id
-from omoide.settings import SourceConfig
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.fingerprint import source_fingerprint
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw

@@ -8,9 +8,9 @@ from typing import Any
 
 from prefect import get_run_logger, task
 
+from omoide.core.settings import EmbedSettings
 from omoide.embed import get_embedder
-from omoide.recall import recall
-from omoide.settings import EmbedSettings
+from omoide.memory.recall import recall
 from omoide.store.memories import open_memories
 
 

@@ -9,12 +9,12 @@ from typing import Any
 from prefect import get_run_logger, task
 
 from omoide import quality
+from omoide.core.settings import EmbedSettings, LLMSettings
 from omoide.embed import get_embedder
 from omoide.llm import cached_ollama
-from omoide.prompts import PROMPT_VERSION
-from omoide.reflect import reflect
-from omoide.reflect_checks import reflect_claims
-from omoide.settings import EmbedSettings, LLMSettings
+from omoide.memory.summarize_prompts import PROMPT_VERSION
+from omoide.reflect.checks import reflect_claims
+from omoide.reflect.run import reflect
 from omoide.store.memories import memory_ids, open_memories
 from omoide.tasks.artifacts import publish_markdown, publish_quality
 

@@ -10,9 +10,9 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from omoide import quality
-from omoide.days import day_bounds
-from omoide.sanitize import pii_residue, sanitize
-from omoide.sources import Collected
+from omoide.core.days import day_bounds
+from omoide.ingest.sanitize import pii_residue, sanitize
+from omoide.ingest.sources import Collected
 from omoide.tasks.artifacts import publish_quality, publish_redactions
 
 

@@ -11,9 +11,9 @@ from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
 from omoide import __version__, quality
-from omoide.days import day_bounds
-from omoide.ids import stable_id
-from omoide.sessionize import compression_ratio, sessions
+from omoide.core.days import day_bounds
+from omoide.core.ids import stable_id
+from omoide.ingest.sessionize import compression_ratio, sessions
 from omoide.store.lake import partition_digest, read_events, write_sessions
 from omoide.tasks.artifacts import publish_quality, publish_sessions
 

@@ -10,18 +10,18 @@ from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
 from omoide import __version__, quality
-from omoide.days import day_bounds
-from omoide.ids import stable_id
+from omoide.core.days import day_bounds
+from omoide.core.ids import stable_id
+from omoide.core.settings import LLMSettings
+from omoide.ingest.sanitize import pii_residue
 from omoide.llm import cached_ollama
-from omoide.memorize import day_memories, digest_id, session_lines
-from omoide.prompts import PROMPT_VERSION
-from omoide.records import day_records
-from omoide.sanitize import pii_residue
-from omoide.settings import LLMSettings
+from omoide.memory.day_rows import day_memories, digest_id, session_lines
+from omoide.memory.records import day_records
+from omoide.memory.summarize import summarize_day
+from omoide.memory.summarize_prompts import PROMPT_VERSION
 from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
-from omoide.store.vault import memory_path, write_daily
-from omoide.summarize import summarize_day
 from omoide.tasks.artifacts import publish_markdown, publish_quality
+from omoide.vault.daily import memory_path, write_daily
 
 SUMMARIZE_VERSION = f"{__version__}-1"
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from omoide.errors import DataQualityError
+from omoide.core.errors import DataQualityError
 
 if TYPE_CHECKING:
     from great_expectations.core.batch_definition import BatchDefinition

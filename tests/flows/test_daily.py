@@ -10,7 +10,7 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
-from omoide.sample import write_sample
+from omoide.sample.generate import write_sample
 from omoide.store.lake import read_events, read_sessions
 from omoide.store.quarantine import read_quarantine
 
@@ -107,8 +107,8 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
 
 
 def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, monkeypatch):
-    import omoide.sources.notes as notes
-    from omoide.errors import SourceError
+    import omoide.ingest.sources.notes as notes
+    from omoide.core.errors import SourceError
     from omoide.flows.backfill import backfill
 
     state = backfill(start=FIRST, end=LAST, return_state=True)

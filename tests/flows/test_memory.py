@@ -9,8 +9,8 @@ from pathlib import Path
 import lancedb
 import pytest
 
-from omoide.sample import write_sample
-from omoide.store.vault import memory_path
+from omoide.sample.generate import write_sample
+from omoide.vault.daily import memory_path
 from tests import ollama_server
 from tests.flows.test_daily import task_states
 
@@ -37,10 +37,10 @@ def _line(home: Path, source: str) -> str:
 
 
 def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
+    from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
     from omoide.flows.daily import daily
-    from omoide.recall import recall
-    from omoide.settings import get_settings
+    from omoide.memory.recall import recall
 
     state = daily(day=LAST, return_state=True)
     assert state.is_completed(), state.message

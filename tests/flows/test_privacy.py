@@ -10,7 +10,7 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.settings import get_current_settings
 
-from omoide.sample import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
+from omoide.sample.generate import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 

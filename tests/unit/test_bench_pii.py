@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from omoide.bench_pii import IN_SCOPE, score
+from omoide.bench.pii import IN_SCOPE, score
 
 DEV = Path(__file__).resolve().parents[3] / "shared" / "eval" / "pii" / "pii_dev.jsonl"
 

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from omoide.bench_recall import HashEmbedder, run_benchmark, synthetic_memories, synthetic_queries
+from omoide.bench.recall import HashEmbedder, run_benchmark, synthetic_memories, synthetic_queries
 from omoide.store.memories import upsert_memories
 
 

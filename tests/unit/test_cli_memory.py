@@ -10,8 +10,8 @@ import lancedb
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.bench_locomo import evidence_ids, normalise_dia, parse_session_time
+from omoide.bench.locomo import evidence_ids, normalise_dia, parse_session_time
+from omoide.core import schemas
 from omoide.store.lake import write_facts
 from tests.conftest import FIXTURES
 from tests.unit.test_cli import omoide
@@ -163,7 +163,7 @@ def test_profile_quiz_entity_and_around_from_the_command_line(home_with_memories
 
     env = {**__import__("os").environ, "OMOIDE_HOME": str(home_with_memories)}
     quiz = subprocess.run(
-        [sys.executable, "-c", "from omoide.cli import main; main()", "profile", "quiz"],
+        [sys.executable, "-c", "from omoide.cli.app import main; main()", "profile", "quiz"],
         input="4\n" * 50,
         capture_output=True,
         text=True,

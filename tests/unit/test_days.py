@@ -4,8 +4,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from omoide.days import day_bounds, days_between, local_day, parse_day, yesterday
-from omoide.errors import ConfigError
+from omoide.core.days import day_bounds, days_between, local_day, parse_day, yesterday
+from omoide.core.errors import ConfigError
 
 
 def test_day_bounds_plain_day_is_24h_in_utc():

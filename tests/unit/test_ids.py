@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from omoide.ids import row_ids, stable_id, stable_ids, stable_seeds
+from omoide.core.ids import row_ids, stable_id, stable_ids, stable_seeds
 
 MASK = (1 << 64) - 1
 

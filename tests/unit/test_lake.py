@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from omoide import schemas
-from omoide.sources.base import events_frame
+from omoide.core import schemas
+from omoide.ingest.sources.base import events_frame
 from omoide.store.lake import merge_events, read_events, read_part
 from omoide.store.quarantine import quarantine, read_quarantine
 

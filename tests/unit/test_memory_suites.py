@@ -5,8 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from omoide import quality, schemas
-from omoide.sanitize import pii_residue
+from omoide import quality
+from omoide.core import schemas
+from omoide.ingest.sanitize import pii_residue
 
 START, END = pd.Timestamp("2026-11-19T23:00Z"), pd.Timestamp("2026-11-20T23:00Z")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import yaml
 
-from omoide.discover import browser_profiles, starter_toml
-from omoide.fingerprint import input_files, source_fingerprint
-from omoide.runtime import prefect_environment
-from omoide.settings import SourceConfig
+from omoide.cli.runtime import prefect_environment
+from omoide.core.settings import SourceConfig
+from omoide.ingest.discover import browser_profiles, starter_toml
+from omoide.ingest.fingerprint import input_files, source_fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ def test_served_daily_deployment_uses_the_configured_timezone():
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
     import omoide.flows.reflect as reflect_module
-    from omoide.cli import deployments
+    from omoide.cli.app import deployments
 
     daily, backfill, weekly = deployments(
         daily_module, backfill_module, "Asia/Tokyo", reflect_module

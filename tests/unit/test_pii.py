@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from omoide.pii import PREFILTER, Span, candidate_patterns, find_pii, redact_text
+from omoide.ingest.pii import PREFILTER, Span, candidate_patterns, find_pii, redact_text
 
 
 def redacted(text: str) -> str:

@@ -15,10 +15,11 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from omoide import quality, schemas
-from omoide.days import day_bounds
-from omoide.errors import DataQualityError
-from omoide.sources.base import events_frame
+from omoide import quality
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.errors import DataQualityError
+from omoide.ingest.sources.base import events_frame
 
 DAY = date(2026, 11, 20)
 TZ = "Europe/Berlin"

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from omoide.errors import OmoideError
-from omoide.recall import Recalled, prefilter, recall
+from omoide.core.errors import OmoideError
+from omoide.memory.recall import Recalled, prefilter, recall
 from omoide.store.memories import open_memories, upsert_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

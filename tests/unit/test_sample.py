@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from omoide.errors import ConfigError
-from omoide.sample import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
-from omoide.settings import get_settings
+from omoide.core.errors import ConfigError
+from omoide.core.settings import get_settings
+from omoide.sample.generate import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
 
 BERLIN = ZoneInfo("Europe/Berlin")
 CHROME_EPOCH_US = 11_644_473_600_000_000

@@ -10,9 +10,9 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.sanitize import COUNT_KEYS, find_pii, pii_residue, redact_text, sanitize
-from omoide.sources.base import events_frame
+from omoide.core import schemas
+from omoide.ingest.sanitize import COUNT_KEYS, find_pii, pii_residue, redact_text, sanitize
+from omoide.ingest.sources.base import events_frame
 
 NOW = datetime(2026, 11, 20, 23, 0, tzinfo=UTC)
 
@@ -181,7 +181,7 @@ def test_find_pii_is_reexported(text: str) -> None:
 
 def test_sliced_screening_matches_single_strings(monkeypatch: pytest.MonkeyPatch) -> None:
     # Tiny slices force the threaded path that big frames take.
-    monkeypatch.setattr("omoide.sanitize._SLICE_ROWS", 2)
+    monkeypatch.setattr("omoide.ingest.sanitize._SLICE_ROWS", 2)
     texts = ["nothing", "a@b.co", None, "10.0.0.1", "ok", "?sid=9", "x", "+1 415 555 0132"] * 3
     events = frame(*(event(i, title=t) for i, t in enumerate(texts)))
     out, counts = sanitize(events, [])

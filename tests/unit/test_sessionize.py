@@ -4,9 +4,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pandas as pd
 
-from omoide import schemas
-from omoide.sessionize import compression_ratio, domains, sessions
-from omoide.sources.base import events_frame
+from omoide.core import schemas
+from omoide.ingest.sessionize import compression_ratio, domains, sessions
+from omoide.ingest.sources.base import events_frame
 
 T0 = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
 DAY = date(2026, 11, 20)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from omoide.settings import get_settings
+from omoide.core.settings import get_settings
 
 
 def test_defaults_live_under_home(omoide_home: Path):

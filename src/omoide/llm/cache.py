@@ -9,9 +9,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from omoide.ids import stable_id
+from omoide.core.files import private_dir, write_text_atomic
+from omoide.core.ids import stable_id
 from omoide.llm.base import LLM
-from omoide.store.files import private_dir, write_text_atomic
 
 log = logging.getLogger(__name__)
 T = TypeVar("T", bound=BaseModel)

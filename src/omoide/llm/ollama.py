@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from omoide.errors import LLMOutputError
+from omoide.core.errors import LLMOutputError
 from omoide.llm.retry import call, make_client, warn_if_remote
 
 log = logging.getLogger(__name__)

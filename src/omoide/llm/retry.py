@@ -18,7 +18,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from omoide.errors import ConfigError, LLMUnavailableError
+from omoide.core.errors import ConfigError, LLMUnavailableError
 
 log = logging.getLogger(__name__)
 

@@ -18,11 +18,17 @@ import lancedb
 import pandas as pd
 import pyarrow as pa
 
-from omoide import schemas
-from omoide.entities import Entity, entity_report, related_entities, resolve_slug, summary_text
-from omoide.errors import OmoideError
-from omoide.recall import prefilter
-from omoide.relationships import relationships_for
+from omoide.core import schemas
+from omoide.core.errors import OmoideError
+from omoide.memory.recall import prefilter
+from omoide.reflect.entities import (
+    Entity,
+    entity_report,
+    related_entities,
+    resolve_slug,
+    summary_text,
+)
+from omoide.reflect.relationships import relationships_for
 from omoide.store.memories import sql_list
 
 log = logging.getLogger(__name__)

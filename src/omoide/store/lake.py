@@ -11,9 +11,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from omoide import schemas
-from omoide.ids import stable_id
-from omoide.store.files import write_parquet_atomic
+from omoide.core import schemas
+from omoide.core.files import write_parquet_atomic
+from omoide.core.ids import stable_id
 
 log = logging.getLogger(__name__)
 

@@ -33,10 +33,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree, IvfSq
 
-from omoide import schemas
+from omoide.core import schemas
+from omoide.core.errors import EmbeddingMismatchError, OmoideError
+from omoide.core.ids import stable_id
 from omoide.embed.base import Embedder
-from omoide.errors import EmbeddingMismatchError, OmoideError
-from omoide.ids import stable_id
 
 log = logging.getLogger(__name__)
 

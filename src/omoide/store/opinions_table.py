@@ -16,8 +16,8 @@ from typing import Any
 import lancedb
 import pyarrow as pa
 
-from omoide import schemas
-from omoide.opinions import HistoryEntry, Opinion
+from omoide.core import schemas
+from omoide.reflect.opinions import HistoryEntry, Opinion
 
 log = logging.getLogger(__name__)
 

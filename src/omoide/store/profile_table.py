@@ -16,8 +16,8 @@ from pathlib import Path
 import lancedb
 import pyarrow as pa
 
-from omoide.bigfive import TRAITS, Analysis, BigFive
-from omoide.schemas import TS
+from omoide.core.schemas import TS
+from omoide.profile.bigfive import TRAITS, Analysis, BigFive
 from omoide.store.memories import sql_str
 
 log = logging.getLogger(__name__)

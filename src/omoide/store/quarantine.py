@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from omoide import schemas
-from omoide.store.files import write_parquet_atomic
+from omoide.core import schemas
+from omoide.core.files import write_parquet_atomic
 from omoide.store.lake import read_part
 
 log = logging.getLogger(__name__)

@@ -5,9 +5,9 @@ import sys
 import numpy as np
 import pytest
 
+from omoide.core.errors import ConfigError
+from omoide.core.settings import EmbedSettings
 from omoide.embed import EMBEDDED_MODELS, get_embedder
-from omoide.errors import ConfigError
-from omoide.settings import EmbedSettings
 
 HOST = "http://127.0.0.1:11434"
 

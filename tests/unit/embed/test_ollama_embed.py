@@ -7,8 +7,8 @@ import logging
 import numpy as np
 import pytest
 
+from omoide.core.errors import LLMUnavailableError
 from omoide.embed.ollama import OllamaEmbedder
-from omoide.errors import LLMUnavailableError
 from tests import ollama_server
 from tests.ollama_server import (
     CHAT_MODEL,

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from omoide.errors import LLMUnavailableError
+from omoide.core.errors import LLMUnavailableError
+from omoide.core.settings import LLMSettings
 from omoide.llm import get_llm
 from omoide.llm.ollama import OllamaLLM
-from omoide.settings import LLMSettings
 from tests import ollama_server
 from tests.ollama_server import CHAT_MODEL, FakeOllama
 

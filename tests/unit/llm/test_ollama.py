@@ -9,7 +9,7 @@ import time
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from omoide.errors import LLMOutputError, LLMUnavailableError
+from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.llm.ollama import OllamaLLM, error_locations
 from omoide.llm.retry import has_model, is_loopback
 from tests import ollama_server

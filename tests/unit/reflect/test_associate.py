@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from omoide.associate import NEARBY, SAME_SESSION, SIMILAR, around
-from omoide.errors import OmoideError
+from omoide.core.errors import OmoideError
+from omoide.memory.associate import NEARBY, SAME_SESSION, SIMILAR, around
 from omoide.store.memories import open_memories, upsert_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from omoide.bigfive import TRAITS, LLMBigFive, llm_big_five, offline_big_five, own_texts
-from omoide.errors import OmoideError
+from omoide.core.errors import OmoideError
+from omoide.profile.bigfive import TRAITS, LLMBigFive, llm_big_five, offline_big_five, own_texts
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from omoide.entities import (
+from omoide.core.errors import OmoideError
+from omoide.reflect.entities import (
     GENERATED,
     canonical_entities,
     collect_entities,
@@ -20,7 +21,6 @@ from omoide.entities import (
     resolve_slug,
     write_entity_pages,
 )
-from omoide.errors import OmoideError
 from omoide.store.entities_table import (
     entity_records,
     entity_report_from_store,

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from pydantic import BaseModel
 
+from omoide.core.errors import LLMOutputError
 from omoide.embed.minilm import MiniLMEmbedder
-from omoide.episodes import EpisodeLabel, clusters, episodes, episodes_between, top_terms
-from omoide.errors import LLMOutputError
-from omoide.prompts import FENCE
+from omoide.memory.summarize_prompts import FENCE
+from omoide.reflect.episodes import EpisodeLabel, clusters, episodes, episodes_between, top_terms
 from omoide.store.memories import open_memories, upsert_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

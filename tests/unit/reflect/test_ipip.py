@@ -5,8 +5,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from omoide.errors import OmoideError
-from omoide.ipip import (
+from omoide.core.errors import OmoideError
+from omoide.profile.ipip import (
     FACTORS,
     ITEMS,
     SCALE,

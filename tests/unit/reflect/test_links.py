@@ -9,9 +9,11 @@ import pandas as pd
 import pytest
 from pydantic import BaseModel
 
+from omoide.core.errors import LLMUnavailableError
 from omoide.embed.minilm import MiniLMEmbedder
-from omoide.errors import LLMUnavailableError
-from omoide.links import (
+from omoide.memory.day_summary import DaySummary, Fact
+from omoide.memory.summarize_prompts import FENCE
+from omoide.reflect.links import (
     BACK_HEADING,
     BEGIN,
     END,
@@ -22,11 +24,9 @@ from omoide.links import (
     refresh_backlinks,
     write_related,
 )
-from omoide.prompts import FENCE
 from omoide.store.memories import open_memories, upsert_memories
-from omoide.store.vault import END as MAIN_END
-from omoide.store.vault import memory_path, write_daily
-from omoide.summary import DaySummary, Fact
+from omoide.vault.daily import END as MAIN_END
+from omoide.vault.daily import memory_path, write_daily
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 D1, D2, D3, D4 = "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 from pydantic import BaseModel
 
-from omoide.errors import LLMOutputError
-from omoide.opinions import (
+from omoide.core.errors import LLMOutputError
+from omoide.memory.summarize_prompts import FENCE
+from omoide.reflect.opinions import (
     CANDIDATE_MIN_SIM,
     ETA,
     MAX_STEP,
@@ -24,7 +25,6 @@ from omoide.opinions import (
     update_opinions,
     write_opinions_page,
 )
-from omoide.prompts import FENCE
 from omoide.store.opinions_table import load_opinions, open_opinions, upsert_opinions
 
 T0 = datetime(2026, 11, 14, 9, tzinfo=UTC)

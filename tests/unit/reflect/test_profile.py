@@ -7,9 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from omoide.bigfive import Analysis, BigFive, offline_big_five
-from omoide.ipip import quiz_analysis
-from omoide.profile import (
+from omoide.profile.bigfive import Analysis, BigFive, offline_big_five
+from omoide.profile.integrated import (
     ProfileState,
     build_profile,
     citations,
@@ -20,7 +19,8 @@ from omoide.profile import (
     save_profile,
     write_profile_page,
 )
-from omoide.radar import radar_png, write_radar
+from omoide.profile.ipip import quiz_analysis
+from omoide.profile.radar import radar_png, write_radar
 from omoide.store.profile_table import load_analyses, open_profile_history, record_analysis
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

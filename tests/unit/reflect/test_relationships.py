@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 import pandas as pd
 import pytest
 
-from omoide import relationships as r
-from omoide.entities import collect_entities
-from omoide.relationships import (
+from omoide.reflect import relationships as r
+from omoide.reflect.entities import collect_entities
+from omoide.reflect.relationships import (
     bond_strength,
     evidence_confidence,
     infer_relationship,

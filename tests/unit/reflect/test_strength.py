@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pandas as pd
 
-from omoide.strength import (
+from omoide.memory.strength import (
     S0_DAYS,
     elapsed_days,
     frame_strength,

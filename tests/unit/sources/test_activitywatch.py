@@ -16,13 +16,13 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.days import day_bounds
-from omoide.errors import SourceError
-from omoide.ids import stable_id
-from omoide.settings import SourceConfig
-from omoide.sources import activitywatch
-from omoide.sources.activitywatch import collect
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources import activitywatch
+from omoide.ingest.sources.activitywatch import collect
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "activitywatch" / "aw-export.json"
 NOW = datetime(2026, 11, 21, 3, 0, tzinfo=UTC)

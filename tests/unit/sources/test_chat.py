@@ -9,12 +9,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.days import day_bounds
-from omoide.errors import SourceError
-from omoide.ids import stable_id
-from omoide.settings import SourceConfig
-from omoide.sources.chat import collect, parse_ts
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources.chat import collect, parse_ts
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "chat"
 TEAM = FIXTURES / "team.jsonl"

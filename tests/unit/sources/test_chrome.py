@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.days import day_bounds, local_day
-from omoide.errors import SourceError
-from omoide.ids import row_ids, stable_seeds
-from omoide.settings import SourceConfig
-from omoide.sources import collect
-from omoide.sources.chrome import browser_name, chrome_us
+from omoide.core import schemas
+from omoide.core.days import day_bounds, local_day
+from omoide.core.errors import SourceError
+from omoide.core.ids import row_ids, stable_seeds
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources import collect
+from omoide.ingest.sources.chrome import browser_name, chrome_us
 
 EVAL = Path("/work/shared/eval/browser")
 V16 = EVAL / "chrome_History_hindsight_profile01.sqlite"  # visits 2013-06-05 04:26-04:38 UTC

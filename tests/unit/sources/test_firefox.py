@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.days import day_bounds
-from omoide.errors import SourceError
-from omoide.ids import row_ids, stable_seeds
-from omoide.settings import SourceConfig
-from omoide.sources import collect
-from omoide.sources.sqlite_copy import unix_us
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
+from omoide.core.ids import row_ids, stable_seeds
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources import collect
+from omoide.ingest.sources.sqlite_copy import unix_us
 
 # mozilla/gecko-dev toolkit/components/places/nsPlacesTables.h @6aa1ccb2 (MPL-2.0).
 CURRENT = [

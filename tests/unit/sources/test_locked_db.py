@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from omoide.bench_throughput import synthetic_history
-from omoide.errors import SourceError, SourceLockedError
-from omoide.settings import SourceConfig
-from omoide.sources import collect
-from omoide.sources.chrome import chrome_us
-from omoide.sources.sqlite_copy import shadow_copy
+from omoide.bench.throughput import synthetic_history
+from omoide.core.errors import SourceError, SourceLockedError
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources import collect
+from omoide.ingest.sources.chrome import chrome_us
+from omoide.ingest.sources.sqlite_copy import shadow_copy
 
 # Chrome History schema v36 (obsidianforensics/hindsight profile 60, Apache-2.0).
 URLS = (

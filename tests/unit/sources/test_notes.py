@@ -11,12 +11,12 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from omoide import schemas
-from omoide.days import day_bounds
-from omoide.errors import SourceError
-from omoide.ids import stable_id
-from omoide.settings import SourceConfig
-from omoide.sources.notes import collect, note_day
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources.notes import collect, note_day
 
 VAULT = Path(__file__).parents[2] / "fixtures" / "notes" / "vault"
 NOTE = VAULT / "memory" / "2026-11-20.md"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from omoide.bench_throughput import synthetic_history
-from omoide.settings import SourceConfig
-from omoide.sources import collect
-from omoide.sources.chrome import TRANSITIONS, WEBKIT_OFFSET_US
+from omoide.bench.throughput import synthetic_history
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources import collect
+from omoide.ingest.sources.chrome import TRANSITIONS, WEBKIT_OFFSET_US
 
 NOW = datetime(2026, 11, 21, 3, 0, tzinfo=UTC)
 ALL_TIME = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2030, 1, 1, tzinfo=UTC))
@@ -103,8 +103,8 @@ def test_parallel_slices_read_the_same_events(
 ) -> None:
     source = SourceConfig(kind="chrome", path=history, name="h")
     whole = collect(source, *ALL_TIME, NOW).events
-    monkeypatch.setattr("omoide.sources.visits._PARALLEL_BYTES", 0)
-    monkeypatch.setattr("omoide.sources.visits.os.cpu_count", lambda: 3)
+    monkeypatch.setattr("omoide.ingest.sources.visits._PARALLEL_BYTES", 0)
+    monkeypatch.setattr("omoide.ingest.sources.visits.os.cpu_count", lambda: 3)
     sliced = collect(source, *ALL_TIME, NOW).events
     pd.testing.assert_frame_equal(
         sliced.drop(columns="recorded_at"), whole.drop(columns="recorded_at")
@@ -120,7 +120,7 @@ def test_parallel_slices_of_a_wal_database(tmp_path: Path, monkeypatch: pytest.M
     writer.execute("UPDATE urls SET title = 'only in the WAL' WHERE id = 1")
     writer.commit()
     try:
-        monkeypatch.setattr("omoide.sources.visits._PARALLEL_BYTES", 0)
+        monkeypatch.setattr("omoide.ingest.sources.visits._PARALLEL_BYTES", 0)
         got = collect(SourceConfig(kind="chrome", path=db, name="c"), *ALL_TIME, NOW).events
     finally:
         writer.close()

@@ -11,8 +11,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from omoide import schemas
-from omoide.errors import EmbeddingMismatchError, OmoideError
+from omoide.core import schemas
+from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.store import memories
 from omoide.store.memories import (
     bump_recall,

@@ -7,7 +7,7 @@ from datetime import date
 import pandas as pd
 import pytest
 
-from omoide import schemas
+from omoide.core import schemas
 
 DAY = date(2026, 11, 20)
 TZ = "Europe/Berlin"

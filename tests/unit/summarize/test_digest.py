@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from omoide.digest import DIGEST_MODEL, active_seconds, time_by_activity
-from omoide.summarize import summarize_day
+from omoide.memory.extractive_digest import DIGEST_MODEL, active_seconds, time_by_activity
+from omoide.memory.summarize import summarize_day
 
 from .conftest import DAY, TZ
 
@@ -69,7 +69,7 @@ def test_retained_lines_enter_as_facts_as_written(events, sessions):
 
 
 def test_empty_day_still_has_a_digest():
-    from omoide import schemas
+    from omoide.core import schemas
 
     empty = summarize_day(
         schemas.empty(schemas.EVENTS), schemas.empty(schemas.SESSIONS), DAY, TZ, None

@@ -8,11 +8,18 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from omoide.items import chunks, day_items
+from omoide.core.tokens import count_tokens
 from omoide.llm.cache import CachedLLM
-from omoide.prompts import FENCE, PROMPT_VERSION, SYSTEM, ChunkNotes, DailyDigest, fenced
-from omoide.summarize import summarize_day
-from omoide.tokens import count_tokens
+from omoide.memory.chunks import chunks, day_items
+from omoide.memory.summarize import summarize_day
+from omoide.memory.summarize_prompts import (
+    FENCE,
+    PROMPT_VERSION,
+    SYSTEM,
+    ChunkNotes,
+    DailyDigest,
+    fenced,
+)
 
 from .conftest import DAY, INJECTION, TZ
 
@@ -64,7 +71,7 @@ def test_chunks_respect_the_token_budget(events, sessions):
     assert [i for p in parts for i in p] == items  # nothing lost or reordered
     for p in parts:
         if len(p) > 1:
-            from omoide.prompts import item_line
+            from omoide.memory.summarize_prompts import item_line
 
             assert sum(count_tokens(item_line(i)) for i in p) <= 40
 

@@ -1,0 +1,105 @@
+"""Health checks for `omoide doctor`: configuration, sources, backends."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import httpx
+
+from omoide.core.days import day_bounds, yesterday
+from omoide.core.errors import OmoideError
+from omoide.core.settings import Settings, SourceConfig
+from omoide.ingest.fingerprint import input_files
+from omoide.ingest.sources import collect
+
+Check = tuple[str, bool | None, str]
+
+
+def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
+    """Settings -> (name, ok / None for not applicable, detail) rows."""
+    now = now or datetime.now(UTC)
+    rows: list[Check] = [
+        ("home", settings.home.exists(), str(settings.home)),
+        ("timezone", True, settings.timezone),
+        ("sources", bool(settings.sources), f"{len(settings.sources)} configured"),
+    ]
+    day = yesterday(settings.timezone, now)
+    rows += [_source_check(s, day, settings.timezone, now) for s in settings.sources]
+    rows += [_llm_check(settings), _embed_check(settings)]
+    return rows
+
+
+def _llm_check(settings: Settings) -> Check:
+    """[llm] -> which backend summaries will use, and whether Ollama answers with the model."""
+    from omoide.llm.ollama import OllamaLLM
+    from omoide.llm.retry import has_model
+
+    llm = settings.llm
+    label = f"llm ({llm.backend})"
+    if llm.backend == "none":
+        return (label, None, "embedded extractive digest (no model)")
+    try:
+        names = OllamaLLM(llm.host, llm.model, timeout_s=2.0, retries=0).ping(timeout_s=2.0)
+    except OmoideError as exc:
+        ok = None if llm.backend == "auto" else False
+        return (
+            label,
+            ok,
+            f"{exc}; " + ("the embedded digest will be used" if ok is None else "runs will fail"),
+        )
+    if not has_model(names, llm.model):
+        ok = None if llm.backend == "auto" else False
+        return (
+            label,
+            ok,
+            f"{llm.host} answers but has no {llm.model!r} (`ollama pull {llm.model}`)",
+        )
+    return (label, True, f"ollama:{llm.model} at {llm.host}")
+
+
+def _embed_check(settings: Settings) -> Check:
+    """[embed] -> does the embedding model load and embed, and does LanceDB hold its vectors?"""
+    from omoide.embed import get_embedder
+    from omoide.store.memories import count, open_memories
+
+    label = f"embeddings ({settings.embed.backend})"
+    try:
+        emb = get_embedder(settings.embed, settings.llm.host)
+        emb.embed(["omoide doctor"])
+        detail = f"{emb.model}, {emb.dim} dimensions"
+        if settings.lancedb_dir.exists():
+            table = open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
+            detail += f"; {count(table)} memories in {settings.lancedb_dir}"
+    except OmoideError as exc:
+        return (label, False, str(exc))
+    return (label, True, detail)
+
+
+def _source_check(source: SourceConfig, day, tz: str, now: datetime) -> Check:  # noqa: ANN001
+    """One source -> can it be read, and how many events does yesterday have?"""
+    label = f"source {source.name} ({source.kind})"
+    if source.url is not None:
+        return _http_check(label, source.url.rstrip("/") + "/api/0/info")
+    if source.path is None or not source.path.exists():
+        return (label, False, f"not found: {source.path}")
+    if not input_files(source, day) and source.kind == "notes":
+        return (label, True, f"{source.path} (no note for {day})")
+    start, end = day_bounds(day, tz)
+    try:
+        got = collect(source, start, end, now)
+    except OmoideError as exc:
+        return (label, False, str(exc))
+    return (
+        label,
+        True,
+        f"{source.path}: {len(got.events)} events on {day}, {len(got.rejects)} rejected",
+    )
+
+
+def _http_check(label: str, url: str, optional: bool = False) -> Check:
+    """URL -> whether it answers within 2 s (only loopback or configured hosts are asked)."""
+    try:
+        httpx.get(url, timeout=2.0).raise_for_status()
+    except httpx.HTTPError as exc:
+        return (label, None if optional else False, f"{url}: not reachable ({type(exc).__name__})")
+    return (label, True, f"{url}: reachable")

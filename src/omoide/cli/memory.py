@@ -1,0 +1,138 @@
+"""The memory commands of the omoide CLI: recall and reindex (library calls, no Prefect start-up)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated
+from zoneinfo import ZoneInfo
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from omoide.core.days import parse_when
+from omoide.core.errors import OmoideError
+from omoide.core.schemas import MEMORY_KINDS
+from omoide.core.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    from lancedb.table import Table
+
+    from omoide.embed.base import Embedder
+
+out = Console()
+
+
+def memories_table(settings: Settings, embedder: Embedder | None = None) -> Table:
+    """Settings (+ the embedder in use) -> the memories table, or a clear error before the first run."""
+    from omoide.embed import get_embedder
+    from omoide.store.memories import open_memories
+
+    if not settings.lancedb_dir.exists():
+        raise OmoideError(
+            f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
+        )
+    emb = embedder or get_embedder(settings.embed, settings.llm.host)
+    return open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
+
+
+def recall_command(
+    query: Annotated[
+        str | None, typer.Argument(help="What to remember, in your own words.")
+    ] = None,
+    k: Annotated[
+        int | None, typer.Option(min=1, help="How many memories (default [recall] k).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="Only after: 30d, 12h, 2w, 6m, 1y or YYYY-MM-DD.")
+    ] = None,
+    until: Annotated[str | None, typer.Option(help="Only before: same forms as --since.")] = None,
+    kind: Annotated[
+        list[str] | None,
+        typer.Option("--kind", help=f"Kinds to keep (repeat): {', '.join(MEMORY_KINDS)}."),
+    ] = None,
+    entity: Annotated[
+        list[str] | None, typer.Option("--entity", help="Entities to match (repeat).")
+    ] = None,
+    budget: Annotated[int | None, typer.Option(min=1, help="Token budget of the results.")] = None,
+    rehearse: Annotated[
+        bool, typer.Option(help="Count this recall as a rehearsal of what it returns.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    forgetting: Annotated[
+        bool, typer.Option(help="Rank with the forgetting curve: faded memories count less.")
+    ] = False,
+    around: Annotated[
+        str | None,
+        typer.Option(help="A memory id: its neighbours (same session, ±7 days, similar) instead."),
+    ] = None,
+) -> None:
+    """Recall memories: hybrid search × time decay × importance, with citations."""
+    from omoide.embed import get_embedder
+    from omoide.memory.recall import recall
+
+    settings = get_settings()
+    now = datetime.now(UTC)
+    bad = sorted(set(kind or []) - set(MEMORY_KINDS))
+    if bad:
+        raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
+    embedder = get_embedder(settings.embed, settings.llm.host)
+    table = memories_table(settings, embedder)
+    if around is not None:
+        from omoide.memory.associate import around as neighbours
+
+        found = neighbours(table, around, now, k=k or settings.recall.k)
+        if as_json:
+            print(json.dumps([a.to_json() for a in found], ensure_ascii=False))
+            return
+        for a in found:
+            item = a.to_json()
+            out.print(
+                f"[bold]{item['score']:.3f}[/]  {item['kind']}  {escape(', '.join(item['reasons']))}  {escape(item['source'])}",
+                highlight=False,
+            )
+            out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+        return
+    if not query:
+        raise OmoideError("give a query, or --around MEMORY_ID")
+    results = recall(
+        table,
+        embedder,
+        query,
+        now,
+        k=k or settings.recall.k,
+        since=parse_when(since, settings.timezone, now) if since else None,
+        until=parse_when(until, settings.timezone, now) if until else None,
+        kinds=kind or None,
+        entities=entity or None,
+        decay_lambda=settings.recall.decay_lambda,
+        token_budget=budget or settings.recall.token_budget,
+        rehearse=rehearse,
+        forgetting=forgetting,
+    )
+    if as_json:
+        print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
+        return
+    zone = ZoneInfo(settings.timezone)
+    for r in results:
+        item = r.to_json()
+        when = datetime.fromisoformat(item["ts"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        out.print(
+            f"[bold]{item['score']:.3f}[/]  {when}  [cyan]{item['kind']}[/]  {escape(item['source'])}",
+            highlight=False,
+        )
+        out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+    if not results:
+        out.print("nothing recalled")
+
+
+def reindex_command() -> None:
+    """Drop the LanceDB memories and rebuild them from lake/facts with the configured embedder."""
+    from omoide.memory.reindex import reindex
+
+    settings = get_settings()
+    stats = reindex(settings, datetime.now(UTC))
+    out.print(
+        f"Re-embedded {stats['memories']} memories of {stats['days']} day(s) with {stats['embed_model']}."
+    )

@@ -1,0 +1,146 @@
+"""The reflect-side commands of the omoide CLI: entity, profile, profile quiz (library calls)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from omoide.cli.memory import memories_table
+from omoide.core.errors import OmoideError
+from omoide.core.settings import get_settings
+
+out = Console()
+profile_app = typer.Typer(help="Your Big Five and integrated profile.", invoke_without_command=True)
+
+
+def entity_command(
+    name: Annotated[
+        str, typer.Argument(help="A person, project or place, as you write it (@Peter, peter).")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Tell me about NAME: summary, relationship, timeline with citations, related entities."""
+    from omoide.store.entities_table import entity_report_from_store, open_entities
+
+    settings = get_settings()
+    memories = memories_table(settings)
+    report = entity_report_from_store(
+        open_entities(settings.lancedb_dir), memories, name, datetime.now(UTC)
+    )
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False, default=str))
+        return
+    out.print(f"[bold]{escape(report['name'])}[/]  ({report['n_memories']} memories)")
+    out.print(escape(report["summary"]))
+    for item in report["timeline"]:
+        out.print(
+            f"  {item['day']}  {item['kind']:<7} {escape(item['content'][:120])}", highlight=False
+        )
+        out.print(f"           {escape(item['source'])}", highlight=False)
+    if report["related"]:
+        out.print(
+            "related: " + ", ".join(f"{r['name']} ({r['shared']})" for r in report["related"])
+        )
+
+
+@profile_app.callback()
+def profile_command(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Print the integrated profile and the current Big Five (see vault/bank/profile.md)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from omoide.profile.integrated import current_analysis, latest_by_source, load_profile
+    from omoide.store.profile_table import load_analyses, open_profile_history
+
+    settings = get_settings()
+    profile = load_profile(settings.cache_dir / "profile.json")
+    analyses = load_analyses(open_profile_history(settings.lancedb_dir))
+    if profile is None:
+        raise OmoideError(
+            "no profile yet: run `omoide run`, `omoide backfill` or `omoide reflect` first"
+        )
+    current = current_analysis(analyses)
+    from omoide.store.entities_table import open_entities, read_entities
+
+    ents = read_entities(open_entities(settings.lancedb_dir))
+    rel_cols = [
+        "name",
+        "relationship_type",
+        "bond_strength",
+        "relationship_confidence",
+        "interaction_count",
+        "days_since_last",
+    ]
+    relationships = (
+        ents.sort_values("bond_strength", ascending=False)[rel_cols].to_dict("records")
+        if len(ents)
+        else []
+    )
+    data = {
+        "profile": profile.model_dump(mode="json"),
+        "relationships": relationships,
+        "current": current.model_dump(mode="json") if current else None,
+        "by_source": {k: a.model_dump(mode="json") for k, a in latest_by_source(analyses).items()},
+    }
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+        return
+    if current is not None:
+        scores = ", ".join(f"{t} {v:.2f}" for t, v in current.scores.as_dict().items())
+        out.print(f"Big Five ({current.source}, confidence {current.confidence:.2f}): {scores}")
+    for label, items in (
+        ("dominant traits", profile.dominant_traits),
+        ("core interests", profile.core_interests),
+        ("core values", profile.core_values),
+    ):
+        out.print(f"{label}: " + ", ".join(f"{w.name} ({w.weight:.2f})" for w in items))
+    out.print(f"key memories: {', '.join(profile.key_memories)}")
+    for r in relationships:
+        out.print(
+            f"  {r['name']}: {r['relationship_type']} (bond {r['bond_strength']:.2f}, "
+            f"confidence {r['relationship_confidence']:.2f}, {r['interaction_count']} interactions)"
+        )
+    out.print(
+        f"data quality: {profile.data_quality:.2f}; page: {settings.vault_dir / 'bank' / 'profile.md'}"
+    )
+
+
+@profile_app.command("quiz")
+def quiz_command() -> None:
+    """Answer the 50 public-domain IPIP Big-Five items; stored as the 'quiz' analysis."""
+    from omoide.profile.ipip import INSTRUCTIONS, SCALE, quiz_analysis, quiz_answers
+    from omoide.reflect.run import reflect
+    from omoide.store.profile_table import open_profile_history, record_analysis
+
+    settings = get_settings()
+    memories = memories_table(settings)
+    out.print(INSTRUCTIONS)
+    out.print("  ".join(f"{i} = {label}" for i, label in enumerate(SCALE, start=1)))
+
+    def ask(question: str) -> int:
+        return typer.prompt(question, type=int)
+
+    now = datetime.now(UTC)
+    analysis = quiz_analysis(quiz_answers(ask), now)
+    added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
+    reflect(
+        memories,
+        settings.lancedb_dir,
+        settings.vault_dir,
+        settings.cache_dir / "profile.json",
+        [],
+        now,
+        me=[settings.user_name] if settings.user_name else [],
+        people=settings.people,
+        tz=settings.timezone,
+        analyse=False,
+    )
+    scores = ", ".join(f"{t} {v:.2f}" for t, v in analysis.scores.as_dict().items())
+    out.print(f"{'Saved' if added else 'Same answers as before'}: {scores}")

@@ -1,0 +1,167 @@
+"""Settings: one pydantic-settings class, read at call time from env and OMOIDE_HOME/omoide.toml."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from omoide.core.days import zone
+from omoide.core.errors import ConfigError
+
+SourceKind = Literal["chrome", "firefox", "activitywatch", "notes", "chat"]
+
+
+class SourceConfig(BaseModel):
+    """One `[[sources]]` table of omoide.toml."""
+
+    kind: SourceKind
+    path: Path | None = None
+    url: str | None = None
+    name: str = ""
+
+    @model_validator(mode="after")
+    def _needs_location(self) -> SourceConfig:
+        if self.path is None and self.url is None:
+            raise ValueError(f"source {self.kind!r} needs a 'path' (or 'url' for activitywatch)")
+        if self.url is not None and self.kind != "activitywatch":
+            raise ValueError(f"'url' is only for activitywatch sources, not {self.kind!r}")
+        return self
+
+
+LLMBackend = Literal["auto", "ollama", "none"]
+EmbedBackend = Literal["embedded", "ollama"]
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+class LLMSettings(BaseModel):
+    """`[llm]`: which model writes summaries and facts (`none` = the embedded extractive digest)."""
+
+    backend: LLMBackend = "auto"
+    host: str = DEFAULT_OLLAMA_HOST
+    model: str = "llama3.2:3b"
+    timeout_s: float = 120.0
+    retries: int = 3
+    # Map chunks are cut to this many tokens so a small local model's context holds them.
+    chunk_tokens: int = 1500
+
+
+class EmbedSettings(BaseModel):
+    """`[embed]`: which model turns memories into vectors; switching it re-embeds everything."""
+
+    # No `auto`: a vector space that flips with Ollama's availability would mix silently.
+    backend: EmbedBackend = "embedded"
+    model: str = "all-MiniLM-L6-v2-int8"
+    host: str | None = None  # Ollama host for `backend = "ollama"`; defaults to llm.host
+    batch_size: int = 64
+
+
+class RecallSettings(BaseModel):
+    """`[recall]`: ranking knobs of `omoide recall`."""
+
+    decay_lambda: float = Field(0.05, ge=0)
+    k: int = Field(10, ge=1)
+    token_budget: int = Field(2000, ge=1)
+
+
+def home_from_env() -> Path:
+    """Environment -> OMOIDE_HOME as an absolute path (default ./data)."""
+    return Path(os.environ.get("OMOIDE_HOME", "data")).expanduser().resolve()
+
+
+class Settings(BaseSettings):
+    """Everything omoide is configured by; see README 'Configuration'."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="OMOIDE_", env_nested_delimiter="__", extra="ignore"
+    )
+
+    home: Path = Field(default_factory=home_from_env)
+    vault_dir: Path | None = None
+    timezone: str = "UTC"
+    # Your name as your chat logs write the speaker: tells your own words from others'.
+    user_name: str = ""
+    # People you mention by name (chat partners count already), so the profile tells a
+    # friend from a project or place.
+    people: list[str] = Field(default_factory=list)
+    sources: list[SourceConfig] = Field(default_factory=list)
+    excluded_domains: list[str] = Field(default_factory=list)
+    session_gap_s: float = 300.0
+    min_dwell_s: float = 10.0
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    embed: EmbedSettings = Field(default_factory=EmbedSettings)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        try:
+            zone(v)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from exc
+        return v
+
+    @model_validator(mode="after")
+    def _resolve_paths(self) -> Settings:
+        # Relative paths in omoide.toml are relative to OMOIDE_HOME, so a home folder
+        # (like the bundled sample) can be moved as a whole.
+        self.home = self.home.expanduser().resolve()
+        self.vault_dir = (self.home / (self.vault_dir or "vault")).resolve()
+        for s in self.sources:
+            if s.path is not None:
+                s.path = (self.home / s.path.expanduser()).resolve()
+            if not s.name:
+                same = [o for o in self.sources if o.kind == s.kind]
+                s.name = s.kind if len(same) == 1 else f"{s.kind}-{same.index(s) + 1}"
+        names = [s.name for s in self.sources]
+        if len(set(names)) != len(names):
+            raise ValueError(f"source names must be unique, got {names}")
+        return self
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Priority: explicit arguments > OMOIDE_* env > OMOIDE_HOME/omoide.toml > defaults."""
+        explicit = getattr(init_settings, "init_kwargs", {}).get("home")
+        home = Path(explicit).expanduser().resolve() if explicit else home_from_env()
+        toml = home / "omoide.toml"
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml))
+
+    @property
+    def lake_dir(self) -> Path:
+        return self.home / "lake"
+
+    @property
+    def quarantine_dir(self) -> Path:
+        return self.home / "quarantine"
+
+    @property
+    def prefect_home(self) -> Path:
+        return self.home / "prefect"
+
+    @property
+    def lancedb_dir(self) -> Path:
+        return self.home / "lancedb"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
+
+
+def get_settings(**overrides: object) -> Settings:
+    """Env + omoide.toml (+ explicit overrides) -> Settings; call it, never cache it at import."""
+    return Settings(**overrides)  # type: ignore[arg-type]

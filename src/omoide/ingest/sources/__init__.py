@@ -1,0 +1,35 @@
+"""Collectors: one module per input format, all returning the EVENTS schema."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources.base import Collected, Reject
+
+Collector = Callable[[SourceConfig, datetime, datetime, datetime], Collected]
+
+__all__ = ["Collected", "Reject", "collect"]
+
+
+def _collector(kind: str) -> Collector:
+    """Source kind -> its collect function (imported lazily: each pulls its own deps)."""
+    if kind == "chrome":
+        from omoide.ingest.sources.chrome import collect as fn
+    elif kind == "firefox":
+        from omoide.ingest.sources.firefox import collect as fn
+    elif kind == "activitywatch":
+        from omoide.ingest.sources.activitywatch import collect as fn
+    elif kind == "notes":
+        from omoide.ingest.sources.notes import collect as fn
+    elif kind == "chat":
+        from omoide.ingest.sources.chat import collect as fn
+    else:  # pragma: no cover - SourceConfig.kind is a Literal
+        raise ValueError(kind)
+    return fn
+
+
+def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
+    """Source + UTC [start, end) -> events of that window (raw, unsanitized) and rejects."""
+    return _collector(source.kind)(source, start, end, now)

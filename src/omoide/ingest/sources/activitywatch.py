@@ -1,0 +1,356 @@
+"""ActivityWatch collector: an aw-server export JSON file or the local REST API -> events.
+
+Three bucket types are read: ``currentwindow`` (aw-watcher-window) -> ``window`` events,
+``afkstatus`` (aw-watcher-afk) -> ``afk`` events and ``web.tab.current`` (aw-watcher-web)
+-> ``web`` events; every other bucket type is ignored. Incognito web events are dropped
+(counted, never stored). An event belongs to the window when its start timestamp is in
+[start, end); its duration is kept as recorded, even when it runs past the end.
+
+AW heartbeats extend the last event of a bucket in place, so the event id is built from
+the bucket id and the start timestamp only: re-collecting a longer version of the same
+event gives the same id. Naive timestamps are read as UTC, as aw-core does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import numpy as np
+import pandas as pd
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+
+from omoide.core import schemas
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources.base import Collected, Reject, read_source, visible_files
+
+log = logging.getLogger(__name__)
+
+KIND = "activitywatch"
+EVENT_TYPES = {"currentwindow": "window", "afkstatus": "afk", "web.tab.current": "web"}
+BROWSERS = {
+    "chrome": "Google Chrome",
+    "chromium": "Chromium",
+    "firefox": "Firefox",
+    "edge": "Microsoft Edge",
+    "brave": "Brave",
+    "opera": "Opera",
+    "vivaldi": "Vivaldi",
+    "safari": "Safari",
+    "arc": "Arc",
+}
+ATTEMPTS = 4
+BACKOFF_S = 0.25
+TIMEOUT_S = 10.0
+# aw-server-rust parses `limit` as an unsigned integer, so the "-1 = no limit" that
+# aw-server (Python) understands is refused there; a huge positive cap works on both.
+EVENT_LIMIT = 1_000_000_000
+
+_WEB_BUCKET = re.compile(r"aw-watcher-web-([a-z]+)", re.IGNORECASE)
+
+Row = tuple[str, str, str, float, str, str | None, str | None]
+Found = tuple[str, int, str, str, dict[str, Any]]  # bucket id, position, type, browser, event
+Mapped = tuple[str, str | None, str | None]
+
+
+def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
+    """AW source (export file/folder or REST url) + UTC [start, end) -> window/afk/web events."""
+    if source.url:
+        base = source.url.rstrip("/")
+        buckets = fetch_buckets(base, start, end)
+        return events_from_buckets(buckets, base, source.name, start, end, now, api=True)
+    if source.path is None:
+        raise SourceError(source.kind, "neither 'path' nor 'url' is set")
+    path = source.path
+    if not path.exists():
+        raise SourceError(path, "no such file or folder")
+    files = visible_files(path, "*.json") if path.is_dir() else [path]
+    parts = [
+        events_from_buckets(load_export(f), str(f), source.name, start, end, now) for f in files
+    ]
+    if not parts:
+        return Collected(schemas.empty(schemas.EVENTS), [])
+    frames = [p.events for p in parts if not p.events.empty]
+    events = pd.concat(frames, ignore_index=True) if frames else parts[0].events
+    return Collected(_dedupe(events), [r for p in parts for r in p.rejects])
+
+
+def load_export(path: Path) -> dict[str, Any]:
+    """Export JSON file -> buckets keyed by id (a list of buckets is keyed by their 'id')."""
+    raw = read_source(path)
+    try:
+        doc = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SourceError(
+            path, f"invalid JSON at line {exc.lineno} col {exc.colno}: {exc.msg}"
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise SourceError(path, f"not UTF-8 text (byte offset {exc.start})") from exc
+    if not isinstance(doc, dict) or "buckets" not in doc:
+        raise SourceError(path, "not an ActivityWatch export: no top-level 'buckets'")
+    return _keyed(doc["buckets"], path)
+
+
+def _keyed(buckets: object, origin: object) -> dict[str, Any]:
+    """Buckets as dict or list -> dict keyed by bucket id."""
+    if isinstance(buckets, dict):
+        return {str(k): v for k, v in buckets.items()}
+    if isinstance(buckets, list):
+        return {
+            str(b.get("id", i)) if isinstance(b, dict) else str(i): b for i, b in enumerate(buckets)
+        }
+    raise SourceError(origin, "'buckets' is neither an object nor a list")
+
+
+def fetch_buckets(
+    url: str,
+    start: datetime,
+    end: datetime,
+    *,
+    attempts: int = ATTEMPTS,
+    backoff_s: float = BACKOFF_S,
+    timeout_s: float = TIMEOUT_S,
+) -> dict[str, Any]:
+    """aw-server base URL + window -> buckets keyed by id, each with its window's events."""
+    base = url.rstrip("/")
+    window = {"start": start.isoformat(), "end": end.isoformat(), "limit": str(EVENT_LIMIT)}
+    with httpx.Client(base_url=base, timeout=timeout_s) as client:
+        meta = _get_json(client, base, "/api/0/buckets/", {}, attempts, backoff_s)
+        buckets = _keyed(meta, base)
+        for bid, bucket in buckets.items():
+            if not isinstance(bucket, dict) or bucket.get("type") not in EVENT_TYPES:
+                continue
+            path = f"/api/0/buckets/{quote(bid, safe='')}/events"
+            events = _get_json(client, base, path, window, attempts, backoff_s)
+            buckets[bid] = {**bucket, "events": events}
+    return buckets
+
+
+def _transient(exc: BaseException) -> bool:
+    """Exception -> whether retrying may help (connection trouble or a 5xx answer)."""
+    if isinstance(exc, httpx.HTTPStatusError):
+        return exc.response.status_code >= 500
+    return isinstance(exc, httpx.TransportError)
+
+
+def _get_json(
+    client: httpx.Client,
+    base: str,
+    path: str,
+    params: Mapping[str, str],
+    attempts: int,
+    backoff_s: float,
+) -> Any:
+    """GET path with retries -> decoded JSON; SourceError naming the URL when it keeps failing."""
+    retrying = Retrying(
+        stop=stop_after_attempt(attempts),
+        wait=wait_exponential(multiplier=backoff_s, max=30),
+        retry=retry_if_exception(_transient),
+        reraise=True,
+    )
+    try:
+        for attempt in retrying:
+            with attempt:
+                resp = client.get(path, params=params)
+                resp.raise_for_status()
+    except httpx.HTTPStatusError as exc:
+        code = exc.response.status_code
+        raise SourceError(
+            base, f"HTTP {code} from {path} after {attempts} attempt(s)", transient=code >= 500
+        ) from exc
+    except httpx.TransportError as exc:
+        raise SourceError(
+            base,
+            f"cannot reach aw-server ({type(exc).__name__}) after {attempts} attempts",
+            transient=True,
+        ) from exc
+    try:
+        return resp.json()
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SourceError(base, f"invalid JSON from {path}: {exc}", transient=True) from exc
+
+
+def _browser(bucket_id: str, bucket: Mapping[str, Any]) -> str:
+    """Web bucket -> browser name ('aw-watcher-web-chrome_host' -> 'Google Chrome')."""
+    for text in (bucket_id, str(bucket.get("client") or "")):
+        m = _WEB_BUCKET.match(text)
+        if m:
+            name = m.group(1).lower()
+            return BROWSERS.get(name, name.capitalize())
+    return "Web browser"
+
+
+def _str(value: object) -> str | None:
+    """JSON value -> the string, or None when it is not a non-empty string."""
+    return value if isinstance(value, str) and value else None
+
+
+def _map(event_type: str, data: Mapping[str, Any], browser: str) -> Mapped | str | None:
+    """Event data -> (app, title, url) or a reject reason, or None for a dropped event."""
+    if event_type == "window":
+        app = _str(data.get("app"))
+        if app is None:
+            return "window event without 'app'"
+        return (app, _str(data.get("title")), _str(data.get("url")))
+    if event_type == "afk":
+        status = data.get("status")
+        if status not in ("afk", "not-afk"):
+            return "afk event status is not 'afk' or 'not-afk'"
+        return ("afk", status, None)
+    if data.get("incognito"):
+        return None
+    url = _str(data.get("url"))
+    if url is None:
+        return "web event without 'url'"
+    return (browser, _str(data.get("title")), url)
+
+
+def events_from_buckets(
+    buckets: Mapping[str, Any],
+    origin: str,
+    source_name: str,
+    start: datetime,
+    end: datetime,
+    now: datetime,
+    *,
+    api: bool = False,
+) -> Collected:
+    """Buckets keyed by id (with events) + UTC [start, end) -> Collected events and rejects.
+
+    Timestamps are parsed for all events at once and only the window's events are checked
+    further, so a long export history costs little and its other days' flaws are reported on
+    their own day. Refs are `origin#buckets[ID].events[i]` for a file; for the REST API
+    (`api=True`) they are the aw-server URL of the event itself when it has an id, as list
+    positions are not stable.
+    """
+    found: list[Found] = []
+    stamps: list[str] = []
+    rejects: list[Reject] = []
+    ignored = 0
+    for bid, bucket in buckets.items():
+        bref = f"{origin}#buckets[{bid}]"
+        if not isinstance(bucket, dict):
+            rejects.append(Reject(bref, "bucket is not an object"))
+            continue
+        event_type = EVENT_TYPES.get(str(bucket.get("type")))
+        if event_type is None:
+            ignored += 1
+            continue
+        events = bucket.get("events") or []
+        if not isinstance(events, list):
+            rejects.append(Reject(bref, "bucket 'events' is not a list"))
+            continue
+        browser = _browser(bid, bucket) if event_type == "web" else ""
+        for i, ev in enumerate(events):
+            stamp = ev.get("timestamp") if isinstance(ev, dict) else None
+            if isinstance(stamp, str) and stamp:
+                found.append((bid, i, event_type, browser, ev))
+                stamps.append(stamp)
+                continue
+            reason = "event without timestamp" if isinstance(ev, dict) else "event is not an object"
+            rejects.append(Reject(_ref(origin, bid, i, ev, api), reason))
+    if ignored:
+        log.debug("activitywatch: ignored %d bucket(s) of other types", ignored)
+    ts = pd.to_datetime(
+        pd.Series(stamps, dtype=object), utc=True, format="ISO8601", errors="coerce"
+    )
+    bad = ts.isna().to_numpy()
+    for k in np.flatnonzero(bad).tolist():
+        bid, i, _, _, ev = found[k]
+        rejects.append(Reject(_ref(origin, bid, i, ev, api), "unparseable timestamp"))
+    inside = ~bad & (ts >= pd.Timestamp(start)).to_numpy() & (ts < pd.Timestamp(end)).to_numpy()
+    rows, kept, incognito = _rows(found, np.flatnonzero(inside), origin, api, rejects)
+    if incognito:
+        log.info("activitywatch: dropped %d incognito web event(s)", incognito)
+    events = _dedupe(_frame(rows, ts.iloc[kept], source_name, now))
+    log.info("activitywatch: %d event(s) in window, %d rejected", len(events), len(rejects))
+    return Collected(events, rejects)
+
+
+def _ref(origin: str, bid: str, i: int, ev: object, api: bool) -> str:
+    """Event position -> its ref: file path + bucket + index, or the aw-server event URL."""
+    if api and isinstance(ev, dict) and isinstance(ev.get("id"), int):
+        return f"{origin}/api/0/buckets/{quote(bid, safe='')}/events/{ev['id']}"
+    return f"{origin}#buckets[{bid}].events[{i}]"
+
+
+def _rows(
+    found: list[Found], picked: np.ndarray, origin: str, api: bool, rejects: list[Reject]
+) -> tuple[list[Row], list[int], int]:
+    """Candidate events + indexes to check -> valid rows, their indexes, incognito count."""
+    rows: list[Row] = []
+    kept: list[int] = []
+    incognito = 0
+    for k in picked.tolist():
+        bid, i, event_type, browser, ev = found[k]
+        ref = _ref(origin, bid, i, ev, api)
+        dur = ev.get("duration", 0.0)
+        if (
+            isinstance(dur, bool)
+            or not isinstance(dur, int | float)
+            or not math.isfinite(dur)
+            or dur < 0
+        ):
+            rejects.append(Reject(ref, "duration is not a non-negative number"))
+            continue
+        data = ev.get("data")
+        if not isinstance(data, dict):
+            rejects.append(Reject(ref, "event data is not an object"))
+            continue
+        mapped = _map(event_type, data, browser)
+        if mapped is None:
+            incognito += 1
+            continue
+        if isinstance(mapped, str):
+            rejects.append(Reject(ref, mapped))
+            continue
+        app, title, url = mapped
+        rows.append((ref, bid, event_type, float(dur), app, title, url))
+        kept.append(k)
+    return rows, kept, incognito
+
+
+def _frame(rows: list[Row], ts: pd.Series, source_name: str, now: datetime) -> pd.DataFrame:
+    """Valid rows + their UTC timestamps -> EVENTS frame with deterministic ids."""
+    if not rows:
+        return schemas.empty(schemas.EVENTS)
+    cols = list(zip(*rows, strict=True))
+    df = pd.DataFrame(
+        {
+            "source_ref": pd.Series(cols[0], dtype=object),
+            "event_type": pd.Series(cols[2], dtype=object),
+            "duration_s": pd.Series(cols[3], dtype="float64"),
+            "app": pd.Series(cols[4], dtype=object),
+            "title": pd.Series(cols[5], dtype=object),
+            "url": pd.Series(cols[6], dtype=object),
+            "ts": ts.reset_index(drop=True),
+        }
+    )
+    iso = df["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
+    df["event_id"] = [stable_id(KIND, source_name, b, t) for b, t in zip(cols[1], iso, strict=True)]
+    df["source"] = KIND
+    df["source_name"] = source_name
+    df["entities"] = [[] for _ in range(len(df))]
+    df["recorded_at"] = pd.Timestamp(now).tz_convert("UTC")
+    return schemas.conform(df, schemas.EVENTS)
+
+
+def _dedupe(events: pd.DataFrame) -> pd.DataFrame:
+    """Events -> one row per event_id, keeping the longest (latest heartbeat) duration."""
+    if events.empty:
+        return events
+    out = events.sort_values("duration_s", ascending=False, kind="stable")
+    out = out.drop_duplicates("event_id").sort_values(["ts", "event_id"], kind="stable")
+    if len(out) < len(events):
+        log.info("activitywatch: merged %d duplicate event(s)", len(events) - len(out))
+    return out.reset_index(drop=True)

@@ -1,0 +1,136 @@
+"""Generic chat logs (JSONL, one message per line) -> chat events.
+
+Each line is `{"ts": ISO 8601 text or epoch seconds, "speaker": str, "text": str,
+"conversation": str}`; `ts` and a non-empty `text` are required, `speaker` and
+`conversation` are optional strings. The source path is a `.jsonl` file or a folder searched
+recursively for `*.jsonl` (hidden folders skipped). Every file is read and only messages
+whose `ts` lies in the window are kept.
+
+A timestamp written without a timezone is rejected ("timestamp without timezone") rather
+than guessed: the log's writer may have used any zone, and a wrong guess moves the message
+to another day. Epoch seconds are UTC by definition. Bad lines (not UTF-8, not JSON, missing
+or bad fields) become Rejects with their `path#Lnn` ref; the other lines are still read.
+Blank lines are not records. A message repeated verbatim (same conversation, time, speaker
+and text) is one event: its id is built from exactly those fields.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from datetime import UTC, datetime
+from typing import Any
+
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import SourceConfig
+from omoide.ingest.sources.base import Collected, Reject, events_frame, read_source, visible_files
+
+log = logging.getLogger(__name__)
+
+KIND = "chat"
+
+
+def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
+    """JSONL file or folder + UTC [start, end) -> chat events of the window and rejects."""
+    root = source.path
+    if root is None or not root.exists():
+        raise SourceError(root or source.name, "no such chat log file or folder")
+    files = [root]
+    if root.is_dir():
+        files = visible_files(root, "*.jsonl")
+    records: list[dict[str, Any]] = []
+    rejects: list[Reject] = []
+    for f in files:
+        recs, bad = chat_events(read_source(f), str(f), source.name, start, end)
+        records.extend(recs)
+        rejects.extend(bad)
+    unique = list({r["event_id"]: r for r in reversed(records)}.values())[::-1]
+    if len(unique) < len(records):
+        log.info("chat: merged %d repeated message(s)", len(records) - len(unique))
+    log.info("chat: %d file(s), %d event(s), %d rejected", len(files), len(unique), len(rejects))
+    return Collected(events_frame(unique, now), rejects)
+
+
+def parse_ts(value: object) -> datetime | str:
+    """JSON `ts` value -> aware UTC datetime, or the reason it is not one."""
+    if isinstance(value, bool) or value is None:
+        return "missing or non-time 'ts'"
+    if isinstance(value, int | float):
+        if not math.isfinite(value):
+            return "epoch timestamp is not finite"
+        try:
+            return datetime.fromtimestamp(value, UTC)
+        except (OverflowError, OSError, ValueError):
+            return "epoch timestamp out of range"
+    if not isinstance(value, str):
+        return "'ts' is neither ISO 8601 text nor epoch seconds"
+    try:
+        ts = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return "unparseable timestamp"
+    if ts.tzinfo is None or ts.utcoffset() is None:
+        return "timestamp without timezone"
+    return ts.astimezone(UTC)
+
+
+def chat_events(
+    data: bytes, path: str, source_name: str, start: datetime, end: datetime
+) -> tuple[list[dict[str, Any]], list[Reject]]:
+    """JSONL bytes + UTC [start, end) -> event records of the window and rejects."""
+    records: list[dict[str, Any]] = []
+    rejects: list[Reject] = []
+    offset = 0
+    for n, raw in enumerate(data.split(b"\n"), start=1):
+        ref = f"{path}#L{n}"
+        line_start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            rejects.append(Reject(ref, f"invalid UTF-8 at byte offset {line_start + exc.start}"))
+            continue
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError as exc:
+            rejects.append(Reject(ref, f"invalid JSON at col {exc.colno}: {exc.msg}"))
+            continue
+        if not isinstance(msg, dict):
+            rejects.append(Reject(ref, "line is not a JSON object"))
+            continue
+        if "ts" not in msg:
+            rejects.append(Reject(ref, "missing 'ts'"))
+            continue
+        text = msg.get("text")
+        if not isinstance(text, str) or not text.strip():
+            rejects.append(Reject(ref, "missing or empty 'text'"))
+            continue
+        speaker, conversation = msg.get("speaker"), msg.get("conversation")
+        wrong = [k for k in ("speaker", "conversation") if not isinstance(msg.get(k), str | None)]
+        if wrong:
+            rejects.append(Reject(ref, f"'{wrong[0]}' is not a string"))
+            continue
+        ts = parse_ts(msg["ts"])
+        if isinstance(ts, str):
+            rejects.append(Reject(ref, ts))
+            continue
+        if not start <= ts < end:
+            continue
+        ts_iso = ts.isoformat(timespec="microseconds")
+        records.append(
+            {
+                "event_id": stable_id(KIND, source_name, conversation, ts_iso, speaker, text),
+                "ts": ts,
+                "source": KIND,
+                "source_name": source_name,
+                "event_type": "chat",
+                "app": "chat",
+                "title": conversation,
+                "actor": speaker,
+                "text": text,
+                "source_ref": ref,
+            }
+        )
+    return records, rejects

@@ -1,0 +1,108 @@
+"""A day's records + its summary + where the vault wrote them -> the day's memory rows (FACTS schema)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from pathlib import Path
+
+import pandas as pd
+
+from omoide.core import schemas
+from omoide.core.days import day_bounds
+from omoide.core.ids import stable_id
+from omoide.memory.day_summary import DaySummary
+from omoide.memory.records import activity_sessions, session_line
+from omoide.vault.daily import VaultWrite
+
+DIGEST_IMPORTANCE = 0.6
+
+
+def digest_id(day: str) -> str:
+    """Day -> the memory id of its digest."""
+    return stable_id("memory", "digest", day)
+
+
+def session_lines(sessions: pd.DataFrame, tz: str) -> list[tuple[str, str]]:
+    """Sessions -> (memory_id, line) for the vault's `## Sessions`, in time order."""
+    return [
+        (stable_id("memory", "session", s.session_id), session_line(s, tz))
+        for s in activity_sessions(sessions).itertuples(index=False)
+    ]
+
+
+def vault_ref(path: Path, line: int, home: Path) -> str:
+    """Vault file + line -> citation `vault/memory/DAY.md#Lnn` (relative to home when inside it)."""
+    try:
+        shown = path.resolve().relative_to(home.resolve()).as_posix()
+    except ValueError:
+        shown = path.resolve().as_posix()
+    return f"{shown}#L{line}"
+
+
+def day_memories(
+    records: pd.DataFrame,
+    summary: DaySummary,
+    written: VaultWrite,
+    home: Path,
+    tz: str,
+    now: datetime,
+) -> pd.DataFrame:
+    """Fine-grained records + summary + vault lines -> every memory row of the day.
+
+    Sessions and derived facts cite the vault line they were written on; a note, chat
+    message or the user's own `## Retain` line cites the record itself, the words the user
+    actually wrote or read.
+    """
+    day = summary.day
+    start, _ = day_bounds(date.fromisoformat(day), tz)
+    recs = records.copy()
+    cite = {mid: vault_ref(written.path, line, home) for mid, line in written.lines.items()}
+    is_session = recs["kind"] == "session"
+    recs.loc[is_session, "source"] = recs.loc[is_session, "memory_id"].map(cite)
+    rows: list[dict[str, object]] = []
+    for f in summary.facts:
+        rows.append(
+            {
+                "memory_id": f.memory_id,
+                "ts": pd.Timestamp(f.ts),
+                "kind": f.kind,
+                "entities": list(f.entities),
+                "content": f.content,
+                "confidence": f.confidence,
+                "importance": f.importance,
+                "source": f.refs[0] if f.origin == "retain" else cite[f.memory_id],
+                "source_refs": list(f.refs),
+                "backend": "user" if f.origin == "retain" else summary.produced_by,
+            }
+        )
+    did = digest_id(day)
+    rows.append(
+        {
+            "memory_id": did,
+            "ts": pd.Timestamp(start),
+            "kind": "digest",
+            "entities": [],
+            "content": digest_content(summary),
+            "confidence": 1.0 if summary.backend == "embedded" else 0.8,
+            "importance": DIGEST_IMPORTANCE,
+            "source": cite[did],
+            "source_refs": list(summary.refs),
+            "backend": summary.produced_by,
+        }
+    )
+    derived = pd.DataFrame(rows)
+    derived["day"] = day
+    derived["recorded_at"] = pd.Timestamp(now)
+    out = pd.concat([recs, schemas.conform(derived, schemas.FACTS)], ignore_index=True)
+    out["ts"] = pd.to_datetime(out["ts"], utc=True)
+    # Citations inside OMOIDE_HOME are shown relative to it: shorter, and a moved home still resolves.
+    prefix = home.resolve().as_posix().rstrip("/") + "/"
+    out["source"] = out["source"].astype(str).str.removeprefix(prefix)
+    return out.drop_duplicates("memory_id", keep="first").reset_index(drop=True)
+
+
+def digest_content(summary: DaySummary) -> str:
+    """Summary -> the digest memory's text: narrative, then highlights."""
+    lines: Sequence[str] = [summary.summary, *(f"- {h.text}" for h in summary.highlights)]
+    return "\n".join(lines)

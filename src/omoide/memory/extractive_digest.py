@@ -1,0 +1,214 @@
+"""The embedded digest: a deterministic, model-free summary of a day for when no LLM is reachable.
+
+What it rests on:
+- time per activity: the day's activity sessions summed by domain, or by app for apps that
+  are not browsers (a browser's window sessions repeat what its visits already say);
+- the timeline: first and last activity, number of sessions, and the active time as the
+  union of session intervals (sources overlap: a browser visit is also a focused window);
+- highlights: an extractive ranking (centroid method, Radev et al. 2004): every note
+  paragraph, chat message and session title is a candidate; each is a TF-IDF vector over
+  the day's candidates, the day's centroid weights session titles by the minutes spent on
+  them, and candidates are ranked by cosine to the centroid; near-duplicates (token
+  Jaccard > 0.5) are skipped; a quota per kind keeps the user's own notes in front of the
+  page titles they passed by (up to 3 notes, 1 chat message, 2 titles, topped up from the
+  overall ranking when a kind has fewer);
+- the people and projects the notes and chats name.
+Facts come only from what the notes state explicitly (`## Retain`), added by summarize.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from omoide.memory.day_summary import DaySummary, Highlight
+from omoide.memory.records import activity_sessions
+
+DIGEST_MODEL = "extractive-digest-v1"
+N_HIGHLIGHTS = 6
+N_ACTIVITIES = 6
+QUOTA = {"note": 3, "chat": 1, "session": 2}
+KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
+_TOKEN = re.compile(r"\w{3,}", re.UNICODE)
+_BROWSER = re.compile(r"chrom|firefox|edge|brave|safari|vivaldi|opera", re.IGNORECASE)
+_BROWSER_SUFFIX = re.compile(
+    r"\s[-—–]\s(?:Google Chrome|Chromium|Mozilla Firefox|Firefox|Microsoft.? Edge|Brave|Safari)$"
+)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    kind: str
+    text: str
+    refs: tuple[str, ...]
+    weight: float  # how much it pulls the centroid (minutes for sessions, 1 otherwise)
+
+
+def tokens(text: str) -> list[str]:
+    """Text -> lower-case word tokens of 3+ characters (CJK runs count as one word)."""
+    return _TOKEN.findall(text.lower())
+
+
+def time_by_activity(sessions: pd.DataFrame, top: int = N_ACTIVITIES) -> list[tuple[str, float]]:
+    """Sessions -> [(domain or app, seconds)] for the activities the day spent most time on."""
+    act = activity_sessions(sessions)
+    has_domain = act["domain"].notna() & (act["domain"] != "")
+    browser_window = ~has_domain & act["app"].fillna("").str.contains(_BROWSER)
+    act = act[~browser_window]
+    if act.empty:
+        return []
+    where = act["domain"].where(has_domain[act.index], act["app"]).fillna("?")
+    totals = act.groupby(where)["duration_s"].sum().sort_values(ascending=False, kind="stable")
+    return [(str(k), float(v)) for k, v in totals.head(top).items()]
+
+
+def active_seconds(sessions: pd.DataFrame) -> float:
+    """Sessions -> seconds covered by at least one session (overlaps counted once)."""
+    if sessions.empty:
+        return 0.0
+    order = sessions.sort_values("start")
+    start = order["start"].astype("int64").to_numpy() / 1e6
+    end = order["end"].astype("int64").to_numpy() / 1e6
+    reach = np.maximum.accumulate(end)
+    # A new block starts where a session begins after everything before it has ended.
+    new = np.r_[True, start[1:] > reach[:-1]]
+    last = np.maximum.reduceat(end, np.flatnonzero(new))
+    return float((last - start[new]).sum())
+
+
+def _candidates(events: pd.DataFrame, sessions: pd.DataFrame) -> list[_Candidate]:
+    """Events + sessions -> highlight candidates with the refs each stands for."""
+    out: list[_Candidate] = []
+    for e in events[events["event_type"].isin(["note", "chat"])].itertuples(index=False):
+        if len(tokens(str(e.text))) >= 3:
+            kind = "note" if e.event_type == "note" else "chat"
+            out.append(_Candidate(kind, str(e.text).strip(), (e.source_ref,), 1.0))
+    for s in activity_sessions(sessions).itertuples(index=False):
+        minutes = max(float(s.duration_s) / 60.0, 0.1)
+        titles = (
+            _BROWSER_SUFFIX.sub("", t) for t in (s.titles if s.titles is not None else []) if t
+        )
+        for title in dict.fromkeys(titles):
+            if len(tokens(title)) >= 2:
+                out.append(_Candidate("session", title, tuple(s.source_refs), minutes))
+    return out
+
+
+def rank_highlights(cands: Sequence[_Candidate], n: int = N_HIGHLIGHTS) -> list[_Candidate]:
+    """Candidates -> the n most central, mutually distinct ones (centroid TF-IDF ranking)."""
+    if not cands:
+        return []
+    bags = [Counter(tokens(c.text)) for c in cands]
+    df = Counter(t for bag in bags for t in bag)
+    idf = {t: math.log((1 + len(cands)) / (1 + d)) + 1.0 for t, d in df.items()}
+    # Merge identical texts first so a title seen 40 times counts by time, not by repeats.
+    merged: dict[str, _Candidate] = {}
+    for c in cands:
+        prev = merged.get(c.text)
+        if prev is None or KIND_WEIGHT[c.kind] > KIND_WEIGHT[prev.kind]:
+            merged[c.text] = (
+                c if prev is None else _Candidate(c.kind, c.text, c.refs, prev.weight + c.weight)
+            )
+        else:
+            merged[c.text] = _Candidate(
+                prev.kind, prev.text, prev.refs + c.refs, prev.weight + c.weight
+            )
+    uniq = list(merged.values())
+    vecs = [{t: f * idf[t] for t, f in Counter(tokens(c.text)).items()} for c in uniq]
+    centroid: Counter[str] = Counter()
+    for c, v in zip(uniq, vecs, strict=True):
+        w = math.log1p(c.weight)
+        for t, x in v.items():
+            centroid[t] += w * x
+    cnorm = math.sqrt(sum(x * x for x in centroid.values())) or 1.0
+
+    def score(i: int) -> float:
+        v = vecs[i]
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        cos = sum(x * centroid[t] for t, x in v.items()) / (norm * cnorm)
+        return cos * KIND_WEIGHT[uniq[i].kind]
+
+    order = sorted(range(len(uniq)), key=lambda i: (-score(i), uniq[i].text))
+    picked: list[int] = []
+    for within_quota in (True, False):
+        for i in order:
+            if len(picked) == n:
+                break
+            kind = uniq[i].kind
+            taken = sum(uniq[j].kind == kind for j in picked)
+            if i in picked or (within_quota and taken >= QUOTA[kind]):
+                continue
+            if all(_jaccard(set(vecs[i]), set(vecs[j])) <= 0.5 for j in picked):
+                picked.append(i)
+    picked.sort(key=lambda i: order.index(i))
+    return [uniq[i] for i in picked]
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    """Two token sets -> |a∩b| / |a∪b| (0 for two empty sets)."""
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def _duration(seconds: float) -> str:
+    """Seconds -> "1.5 h" or "25 min"."""
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{max(1, round(seconds / 60))} min"
+
+
+def _mentioned(events: pd.DataFrame) -> list[str]:
+    """Events -> people/projects the notes @mention and the chats are with, most frequent first."""
+    names: Counter[str] = Counter()
+    for ents in events.loc[events["event_type"].isin(["note", "retain"]), "entities"]:
+        names.update(ents if ents is not None else [])
+    chats = events.loc[events["event_type"] == "chat", "title"].dropna()
+    names.update(c for c in chats if c and c != "assistant")
+    return [n for n, _ in names.most_common(8)]
+
+
+def embedded_digest(
+    events: pd.DataFrame, sessions: pd.DataFrame, day_name: str, tz: str
+) -> DaySummary:
+    """A day's sanitized events and sessions -> an extractive DaySummary, no model involved."""
+    act = activity_sessions(sessions)
+    spent = time_by_activity(sessions)
+    top = rank_highlights(_candidates(events, sessions))
+    parts = [f"{day_name}."]
+    if len(act):
+        first = pd.Timestamp(act["start"].min()).tz_convert(tz).strftime("%H:%M")
+        last = pd.Timestamp(act["end"].max()).tz_convert(tz).strftime("%H:%M")
+        total = active_seconds(act)
+        parts.append(
+            f"About {_duration(total)} of recorded activity in {len(act)} sessions "
+            f"between {first} and {last}."
+        )
+    if spent:
+        named = [f"{name} ({_duration(secs)})" for name, secs in spent[:3]]
+        parts.append("Most time went to " + _join(named) + ".")
+    names = _mentioned(events)
+    if names:
+        parts.append("Mentioned: " + ", ".join(names) + ".")
+    n_notes = int((events["event_type"] == "note").sum())
+    n_chat = int((events["event_type"] == "chat").sum())
+    if n_notes or n_chat:
+        parts.append(f"{n_notes} note paragraph(s) and {n_chat} chat message(s) were written.")
+    highlights = [Highlight(c.text, c.refs) for c in top]
+    refs = tuple(dict.fromkeys(r for h in highlights for r in h.refs))
+    return DaySummary(
+        day="",
+        backend="embedded",
+        model=DIGEST_MODEL,
+        summary=" ".join(parts),
+        highlights=highlights,
+        time_by_activity=spent,
+        refs=refs,
+    )
+
+
+def _join(parts: Sequence[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c"."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

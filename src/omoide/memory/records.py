@@ -1,0 +1,147 @@
+"""A day's sanitized events and sessions -> the fine-grained memory records recall can cite.
+
+Three kinds, each keeping the refs of what it was made from:
+- `note`: one per note paragraph or bullet, cited at its `path#Lnn`;
+- `chat`: one per message, its content carrying the previous and next message of the
+  same conversation as context (a reply like "yes, Friday" means nothing alone), while
+  its refs name only the message itself: the context is there to be found by, not cited;
+- `session`: one per browsing/app session, a line of what was open and for how long.
+  Chat sessions are left out: their messages are already records of their own.
+`## Retain` lines are not records but facts; see `facts.retained_facts`.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date, datetime
+
+import numpy as np
+import pandas as pd
+
+from omoide.core import schemas
+from omoide.core.ids import stable_id
+
+COLLECTOR = "collector"
+CHAT_CONTEXT = 1  # messages on each side of a chat message kept as its context
+
+
+def _frame(rows: list[dict[str, object]], day: date, now: datetime) -> pd.DataFrame:
+    """Record dicts -> a FACTS-shaped frame for one day."""
+    df = pd.DataFrame(rows) if rows else schemas.empty(schemas.FACTS)
+    df["day"] = day.isoformat()
+    df["recorded_at"] = pd.Timestamp(now)
+    return schemas.conform(df, schemas.FACTS)
+
+
+def note_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame:
+    """Events -> one `note` record per note paragraph, cited at its line."""
+    notes = events[events["event_type"] == "note"]
+    rows = [
+        {
+            "memory_id": stable_id("memory", "note", e.event_id),
+            "ts": e.ts,
+            "kind": "note",
+            "entities": list(e.entities) if e.entities is not None else [],
+            "content": _note_content(e.title, e.text),
+            "confidence": 1.0,
+            "importance": 0.5,
+            "source": e.source_ref,
+            "source_refs": [e.source_ref],
+            "backend": COLLECTOR,
+        }
+        for e in notes.itertuples(index=False)
+    ]
+    return _frame(rows, day, now)
+
+
+def _note_content(heading: object, text: object) -> str:
+    """Heading path + paragraph -> text that keeps the heading as context."""
+    body = str(text or "").strip()
+    return f"{heading}: {body}" if isinstance(heading, str) and heading else body
+
+
+def chat_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame:
+    """Events -> one `chat` record per message with its neighbours as context."""
+    chat = events[events["event_type"] == "chat"].sort_values(["title", "ts", "event_id"])
+    rows: list[dict[str, object]] = []
+    for _, conv in chat.groupby("title", dropna=False, sort=False):
+        msgs = list(conv.itertuples(index=False))
+        for i, m in enumerate(msgs):
+            lo, hi = max(0, i - CHAT_CONTEXT), min(len(msgs), i + CHAT_CONTEXT + 1)
+            lines = [f"{o.actor or '?'}: {o.text}" for o in msgs[lo:hi]]
+            rows.append(
+                {
+                    "memory_id": stable_id("memory", "chat", m.event_id),
+                    "ts": m.ts,
+                    "kind": "chat",
+                    "entities": sorted({str(m.title)} - {"nan", "", "None"}),
+                    "content": "\n".join(lines),
+                    "confidence": 1.0,
+                    "importance": 0.4,
+                    "source": m.source_ref,
+                    "source_refs": [m.source_ref],
+                    "backend": COLLECTOR,
+                }
+            )
+    return _frame(rows, day, now)
+
+
+def session_line(s: object, tz: str) -> str:
+    """Session row -> one readable line: local time span, where, how long, what was open."""
+    start = pd.Timestamp(s.start).tz_convert(tz).strftime("%H:%M")  # type: ignore[attr-defined]
+    end = pd.Timestamp(s.end).tz_convert(tz).strftime("%H:%M")  # type: ignore[attr-defined]
+    where = s.domain if isinstance(s.domain, str) and s.domain else s.app  # type: ignore[attr-defined]
+    titles = [t for t in (s.titles if s.titles is not None else []) if t]  # type: ignore[attr-defined]
+    shown = "; ".join(dict.fromkeys(titles[:4]))
+    more = f" (+{len(titles) - 4} more)" if len(titles) > 4 else ""
+    mins = max(1, round(float(s.duration_s) / 60))  # type: ignore[attr-defined]
+    return f"{start}–{end} {where} ({mins} min): {shown}{more}".rstrip(": ")
+
+
+def activity_sessions(sessions: pd.DataFrame) -> pd.DataFrame:
+    """Sessions -> the ones that are browsing/app activity (chat sessions are not)."""
+    return sessions[sessions["app"] != "chat"].sort_values(["start", "session_id"])
+
+
+def session_importance(duration_s: float) -> float:
+    """Session seconds -> importance in [0.1, 0.6], growing with the log of the time spent."""
+    return round(min(0.6, 0.1 + 0.1 * math.log1p(max(duration_s, 0.0) / 60.0)), 3)
+
+
+def session_records(sessions: pd.DataFrame, day: date, tz: str, now: datetime) -> pd.DataFrame:
+    """Sessions -> one `session` record per activity session."""
+    act = activity_sessions(sessions)
+    rows = [
+        {
+            "memory_id": stable_id("memory", "session", s.session_id),
+            "ts": s.start,
+            "kind": "session",
+            "entities": [],
+            "content": session_line(s, tz),
+            "confidence": 1.0,
+            "importance": session_importance(float(s.duration_s)),
+            "source": s.source_refs[0] if len(s.source_refs) else s.session_id,
+            "source_refs": list(s.source_refs),
+            "backend": COLLECTOR,
+        }
+        for s in act.itertuples(index=False)
+    ]
+    return _frame(rows, day, now)
+
+
+def day_records(
+    events: pd.DataFrame, sessions: pd.DataFrame, day: date, tz: str, now: datetime
+) -> pd.DataFrame:
+    """A day's events and sessions -> all its fine-grained records (notes, chat, sessions)."""
+    parts = [
+        note_records(events, day, now),
+        chat_records(events, day, now),
+        session_records(sessions, day, tz, now),
+    ]
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return _frame([], day, now)
+    out = pd.concat(parts, ignore_index=True)
+    out["ts"] = pd.to_datetime(out["ts"], utc=True)
+    out["importance"] = out["importance"].astype(np.float64)
+    return out

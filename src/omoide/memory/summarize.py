@@ -1,0 +1,148 @@
+"""summarize: a day's sanitized events and sessions -> DaySummary (map-reduce with an LLM, or the embedded digest).
+
+Map: the day's items (activity sessions, note paragraphs, chat messages, retained lines),
+cut into chunks by a token budget, each become cited bullets. Reduce: the bullets become
+the digest (summary, highlights) and facts; when the bullets themselves exceed the budget
+they are condensed in rounds first. Every fact must cite items; a fact citing none is
+dropped (it could not be traced back). The user's `## Retain` lines enter as facts as-is,
+whichever backend runs. With no LLM the embedded extractive digest is used.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import date
+
+import pandas as pd
+
+from omoide.core.tokens import count_tokens
+from omoide.llm.base import LLM
+from omoide.llm.cache import CachedLLM
+from omoide.memory.chunks import chunks, day_items, day_label, refs_of
+from omoide.memory.day_summary import DaySummary, Fact, Highlight, fact_id, retained_facts
+from omoide.memory.extractive_digest import embedded_digest, time_by_activity
+from omoide.memory.summarize_prompts import (
+    SYSTEM,
+    Bullet,
+    ChunkNotes,
+    DailyDigest,
+    Item,
+    collapse_prompt,
+    map_prompt,
+    reduce_prompt,
+)
+
+log = logging.getLogger(__name__)
+MAX_COLLAPSE_ROUNDS = 4
+
+
+def summarize_day(
+    events: pd.DataFrame,
+    sessions: pd.DataFrame,
+    day: date,
+    tz: str,
+    llm: LLM | None,
+    chunk_tokens: int = 1500,
+) -> DaySummary:
+    """Events + sessions of a day (+ an LLM or None) -> its DaySummary with facts."""
+    retained = retained_facts(events)
+    if llm is None:
+        out = embedded_digest(events, sessions, day_label(day), tz)
+    else:
+        out = _llm_digest(events, sessions, day, tz, llm, chunk_tokens)
+        if isinstance(llm, CachedLLM):
+            out.llm_calls, out.cached_calls = llm.calls, llm.hits
+    out.day = day.isoformat()
+    out.facts = retained + out.facts
+    log.info(
+        "summarize %s: %s, %d fact(s) (%d retained), %d llm call(s), %d cached",
+        day,
+        out.produced_by,
+        len(out.facts),
+        len(retained),
+        out.llm_calls,
+        out.cached_calls,
+    )
+    return out
+
+
+def _llm_digest(
+    events: pd.DataFrame, sessions: pd.DataFrame, day: date, tz: str, llm: LLM, budget: int
+) -> DaySummary:
+    """Map-reduce over the day's items with an LLM -> DaySummary (facts cite items)."""
+    items = day_items(events, sessions, tz)
+    by_label = {i.label: i for i in items}
+    name = day_label(day)
+    bullets: list[Bullet] = []
+    for chunk in chunks(items, budget):
+        bullets += llm.generate(SYSTEM, map_prompt(name, chunk), ChunkNotes).bullets
+    bullets = [
+        b.model_copy(update={"items": [x for x in b.items if x in by_label]}) for b in bullets
+    ]
+    for _ in range(MAX_COLLAPSE_ROUNDS):
+        if count_tokens("\n".join(b.text for b in bullets)) <= budget:
+            break
+        bullets = _collapse(name, bullets, llm, budget, by_label)
+    kept = [f"{f.kind}: {f.content}" for f in retained_facts(events)]
+    digest = llm.generate(SYSTEM, reduce_prompt(name, bullets, kept), DailyDigest)
+    facts = _cited_facts(digest, by_label, day)
+    refs = tuple(dict.fromkeys(r for b in bullets for r in refs_of(b.items, by_label)))
+    return DaySummary(
+        day=day.isoformat(),
+        backend=llm.backend,
+        model=llm.model,
+        summary=digest.summary.strip(),
+        highlights=[Highlight(h.strip()) for h in digest.highlights if h.strip()],
+        time_by_activity=time_by_activity(sessions),
+        facts=facts,
+        refs=refs,
+    )
+
+
+def _collapse(
+    name: str, bullets: Sequence[Bullet], llm: LLM, budget: int, by_label: dict[str, Item]
+) -> list[Bullet]:
+    """Bullets over budget -> fewer bullets, condensed group by group."""
+    groups: list[list[Bullet]] = [[]]
+    used = 0
+    for b in bullets:
+        size = count_tokens(b.text) + 4 * len(b.items)
+        if groups[-1] and used + size > budget:
+            groups.append([])
+            used = 0
+        groups[-1].append(b)
+        used += size
+    out: list[Bullet] = []
+    for g in groups:
+        got = llm.generate(SYSTEM, collapse_prompt(name, g), ChunkNotes).bullets
+        out += [b.model_copy(update={"items": [x for x in b.items if x in by_label]}) for b in got]
+    return out
+
+
+def _cited_facts(digest: DailyDigest, by_label: dict[str, Item], day: date) -> list[Fact]:
+    """Model facts -> Facts with refs resolved; facts citing no known item are dropped."""
+    out: list[Fact] = []
+    dropped = 0
+    for f in digest.facts:
+        refs = refs_of(f.items, by_label)
+        if not refs:
+            dropped += 1
+            continue
+        first = min(by_label[x].at for x in f.items if x in by_label)
+        out.append(
+            Fact(
+                kind=f.kind,
+                content=f.content.strip(),
+                entities=tuple(dict.fromkeys(e.strip() for e in f.entities if e.strip())),
+                confidence=f.confidence,
+                importance=f.importance,
+                refs=refs,
+                ts=first,
+                origin="llm",
+                memory_id=fact_id(day.isoformat(), f.kind, f.content),
+            )
+        )
+    if dropped:
+        log.warning("summarize %s: dropped %d fact(s) that cited no item", day, dropped)
+    return out

@@ -1,0 +1,437 @@
+"""The integrated profile (aigpt's "Layer 3.5") and the `vault/bank/profile.md` page.
+
+The integrated profile condenses memories and Big Five analyses into what a reader (or an
+assistant) needs first: dominant traits, core interests, core values, key memories and how
+much evidence there is. Like aigpt's `UserProfile` it is cached and rebuilt only when it may
+have changed: ≥ 10 new memories, a new analysis, or 7 days since the last build.
+
+Which Big Five analysis is *current*: the latest questionnaire if there is one, else the
+latest LLM analysis, else the latest offline estimate. The page shows every source apart,
+with its own evidence; sources are never averaged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
+
+from omoide.core.files import write_text_atomic
+from omoide.profile.bigfive import NON_HUMAN, TRAITS, Analysis, chat_speakers, own_texts, row_topics
+from omoide.profile.radar import write_radar
+
+REBUILD_NEW_MEMORIES = 10
+REBUILD_AFTER = timedelta(days=7)
+CURRENT_ORDER = ("quiz", "llm", "offline")
+KEY_KINDS_EXCLUDED = ("session", "digest")  # activity lines and day summaries are not "key"
+DECAY_LAMBDA = 0.05  # the recall default: strength by age when no `strength` column is given
+PAGE = "profile.md"
+RADAR = "profile-radar.png"
+SHOWN_EVIDENCE = 5
+SEEN_WEIGHT = 0.5  # a browsed domain's weight relative to a topic a memory names
+
+# Core values: cue words looked up in the user's B (experience) and O (opinion) facts. A fact
+# counts towards a value when it contains one of its cues, weighted importance × confidence.
+VALUES: dict[str, frozenset[str]] = {
+    name: frozenset(cues.split())
+    for name, cues in {
+        "quality": "quality correct careful thorough test tests tested review reliable robust",
+        "simplicity": "simple simpler simplicity minimal clean lean",
+        "privacy": "privacy private local offline encrypt encrypted",
+        "learning": "learn learned learning read reading study studied curious explore",
+        "health": "run ran running sleep slept walk gym yoga health healthy rest",
+        "connection": "friend friends family together team dinner visit call",
+        "craft": "build built design ship shipped craft write wrote",
+        "efficiency": "fast faster efficient speed quick automate automated",
+        "creativity": "idea ideas create creative art music draw imagine",
+    }.items()
+}
+
+
+class ProfileState(BaseModel):
+    """What the last build saw: when it ran, how many memories, the newest analysis time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    built_at: datetime
+    n_memories: int
+    latest_analysis_at: datetime | None = None
+
+
+class Weighted(BaseModel):
+    """A named interest, value or trait with its weight and the memory ids it rests on."""
+
+    name: str
+    weight: float
+    evidence: list[str] = Field(default_factory=list)
+
+
+class IntegratedProfile(BaseModel):
+    """The cached summary of who the user is, built from memories and analyses."""
+
+    state: ProfileState
+    current_source: str | None = None
+    current_analysis_id: str | None = None
+    dominant_traits: list[Weighted] = Field(default_factory=list)
+    core_interests: list[Weighted] = Field(default_factory=list)
+    core_values: list[Weighted] = Field(default_factory=list)
+    key_memories: list[str] = Field(default_factory=list)
+    data_quality: float = Field(ge=0.0, le=1.0)
+    quality_basis: dict[str, float] = Field(default_factory=dict)
+
+
+def latest_by_source(analyses: Sequence[Analysis]) -> dict[str, Analysis]:
+    """Analyses -> {source: its latest analysis}, in CURRENT_ORDER."""
+    out: dict[str, Analysis] = {}
+    for source in CURRENT_ORDER:
+        mine = [a for a in analyses if a.source == source]
+        if mine:
+            out[source] = max(mine, key=lambda a: (a.analyzed_at, a.analysis_id))
+    return out
+
+
+def current_analysis(analyses: Sequence[Analysis]) -> Analysis | None:
+    """Analyses -> the current one: latest quiz, else latest LLM, else latest offline."""
+    return next(iter(latest_by_source(analyses).values()), None)
+
+
+def needs_rebuild(
+    last: ProfileState | None,
+    n_memories: int,
+    latest_analysis_at: datetime | None,
+    now: datetime,
+) -> bool:
+    """Last build + memory count + newest analysis time + now -> must the profile be rebuilt?"""
+    if last is None:
+        return True
+    if n_memories - last.n_memories >= REBUILD_NEW_MEMORIES:
+        return True
+    if latest_analysis_at is not None and (
+        last.latest_analysis_at is None or latest_analysis_at > last.latest_analysis_at
+    ):
+        return True
+    return now - last.built_at >= REBUILD_AFTER
+
+
+def _ranked(weights: dict[str, float], ids: dict[str, list[tuple[float, str]]], k: int):
+    """Weights and (weight, id) lists per key -> top-k Weighted, heaviest first, ties by name."""
+    top = sorted(weights, key=lambda n: (-weights[n], n))[:k]
+    return [
+        Weighted(
+            name=n,
+            weight=round(weights[n], 4),
+            evidence=[i for _, i in sorted(ids[n], key=lambda p: (-p[0], p[1]))[:SHOWN_EVIDENCE]],
+        )
+        for n in top
+        if weights[n] > 0
+    ]
+
+
+def core_interests(memories: pd.DataFrame, exclude: set[str], k: int = 5) -> list[Weighted]:
+    """Memory rows -> top-k topics, each weighted by the days it comes up on (see below).
+
+    A topic earns, per day, the largest importance × confidence among that day's memories
+    naming it, so a topic that recurs across days outranks one that fills a single day; a
+    browsed web domain counts half (seen, not named by the user or a fact).
+    """
+    best: dict[tuple[str, str], float] = {}
+    ids: dict[str, list[tuple[float, str]]] = {}
+    shown: dict[str, str] = {}
+    for row in memories[memories["kind"] != "digest"].itertuples(index=False):
+        w = float(row.importance) * float(row.confidence)
+        named = set(row.entities) if row.entities is not None else set()
+        for topic in row_topics(row.kind, row.entities, str(row.content)):
+            key = topic.casefold()
+            if key in exclude:
+                continue
+            weight = w if topic in named else SEEN_WEIGHT * w
+            shown.setdefault(key, topic)
+            best[key, row.day] = max(best.get((key, row.day), 0.0), weight)
+            ids.setdefault(key, []).append((weight, row.memory_id))
+    weights: dict[str, float] = {}
+    for (key, _day), weight in best.items():
+        weights[key] = weights.get(key, 0.0) + weight
+    ranked = _ranked(weights, ids, k)
+    return [r.model_copy(update={"name": shown[r.name]}) for r in ranked]
+
+
+def core_values(memories: pd.DataFrame, k: int = 5) -> list[Weighted]:
+    """Memory rows -> top-k values whose cue words appear in B/O facts, weighted importance × confidence."""
+    weights: dict[str, float] = {}
+    ids: dict[str, list[tuple[float, str]]] = {}
+    for row in memories[memories["kind"].isin(["B", "O"])].itertuples(index=False):
+        words = set(re.findall(r"[a-z]+", str(row.content).lower()))
+        w = float(row.importance) * float(row.confidence)
+        for value, cues in VALUES.items():
+            if words & cues:
+                weights[value] = weights.get(value, 0.0) + w
+                ids.setdefault(value, []).append((w, row.memory_id))
+    return _ranked(weights, ids, k)
+
+
+def key_memories(memories: pd.DataFrame, now: datetime, k: int = 10) -> list[str]:
+    """Memory rows -> top-k ids by importance × confidence × strength (age decay if no column)."""
+    rows = memories[~memories["kind"].isin(KEY_KINDS_EXCLUDED)]
+    if rows.empty:
+        return []
+    if "strength" in rows.columns:
+        strength = rows["strength"].astype(float)
+    else:
+        age = (pd.Timestamp(now) - pd.to_datetime(rows["ts"], utc=True)).dt.total_seconds()
+        strength = 1.0 / (1.0 + DECAY_LAMBDA * (age / 86400.0).clip(lower=0.0))
+    score = rows["importance"].astype(float) * rows["confidence"].astype(float) * strength
+    ranked = rows.assign(_score=score).sort_values(["_score", "memory_id"], ascending=[False, True])
+    return ranked["memory_id"].head(k).tolist()
+
+
+def build_profile(
+    memories: pd.DataFrame,
+    analyses: Sequence[Analysis],
+    now: datetime,
+    me: Iterable[str] = (),
+    people: Iterable[str] = (),
+) -> IntegratedProfile:
+    """Memory rows + analyses + now -> a freshly built integrated profile."""
+    me = list(me)
+    current = current_analysis(analyses)
+    traits: list[Weighted] = []
+    if current is not None:
+        scores = current.scores.as_dict()
+        top = sorted(TRAITS, key=lambda t: (-scores[t], TRAITS.index(t)))[:3]
+        evidence = current.evidence
+        traits = [
+            Weighted(name=t, weight=scores[t], evidence=current.trait_evidence.get(t, evidence))
+            for t in top
+        ]
+    # People (chat speakers, the user, names the caller knows) are relationships, not topics.
+    not_topics = chat_speakers(memories) | {n.casefold() for n in (*me, *people)} | NON_HUMAN
+    own = own_texts(memories, me)
+    days = memories["day"].nunique() if len(memories) else 0
+    basis = {
+        "own_texts": float(len(own)),
+        "days": float(days),
+        "volume": round(min(1.0, len(own) / 100), 4),
+        "span": round(min(1.0, days / 30), 4),
+        "analysis_confidence": current.confidence if current else 0.0,
+    }
+    quality = 0.4 * basis["volume"] + 0.2 * basis["span"] + 0.4 * basis["analysis_confidence"]
+    return IntegratedProfile(
+        state=ProfileState(
+            built_at=now,
+            n_memories=len(memories),
+            latest_analysis_at=max((a.analyzed_at for a in analyses), default=None),
+        ),
+        current_source=current.source if current else None,
+        current_analysis_id=current.analysis_id if current else None,
+        dominant_traits=traits,
+        core_interests=core_interests(memories, not_topics),
+        core_values=core_values(memories),
+        key_memories=key_memories(memories, now),
+        data_quality=round(min(1.0, quality), 4),
+        quality_basis=basis,
+    )
+
+
+def refresh_profile(
+    last: IntegratedProfile | None,
+    memories: pd.DataFrame,
+    analyses: Sequence[Analysis],
+    now: datetime,
+    me: Iterable[str] = (),
+    people: Iterable[str] = (),
+) -> tuple[IntegratedProfile, bool]:
+    """Cached profile + inputs -> (profile, rebuilt?): rebuilt only when a trigger fired."""
+    latest = max((a.analyzed_at for a in analyses), default=None)
+    if last is not None and not needs_rebuild(last.state, len(memories), latest, now):
+        return last, False
+    return build_profile(memories, analyses, now, me, people), True
+
+
+def load_profile(path: Path) -> IntegratedProfile | None:
+    """JSON file -> the cached profile, or None when there is none yet."""
+    if not path.exists():
+        return None
+    return IntegratedProfile.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def save_profile(path: Path, profile: IntegratedProfile) -> bool:
+    """Profile -> JSON file, written only when its content changed; changed?"""
+    text = profile.model_dump_json(indent=2) + "\n"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    write_text_atomic(text, path)
+    return True
+
+
+# --- the vault page ---------------------------------------------------------------------
+
+LABELS = {"quiz": "Questionnaire (IPIP-50)", "llm": "LLM analysis", "offline": "Offline estimate"}
+SHORT = {t: t[0].upper() for t in TRAITS}
+
+
+def citations(memories: pd.DataFrame) -> dict[str, str]:
+    """Memory rows -> {memory_id: citation path#Lnn}."""
+    return dict(zip(memories["memory_id"], memories["source"], strict=True))
+
+
+def _cite(ids: Sequence[str], cites: Mapping[str, str]) -> str:
+    """Memory ids -> "`id` (`path#Lnn`), ..." with a count of the rest."""
+    if not ids:
+        # Said outright: a score with nothing behind it is the scale's neutral middle, not a finding.
+        return "no memories: no evidence, the neutral default"
+    shown = [f"`{i}` (`{cites[i]}`)" if i in cites else f"`{i}`" for i in ids[:SHOWN_EVIDENCE]]
+    more = f" +{len(ids) - SHOWN_EVIDENCE} more" if len(ids) > SHOWN_EVIDENCE else ""
+    return ", ".join(shown) + more
+
+
+def _scores(a: Analysis) -> str:
+    """Analysis -> "O 0.70 · C 0.55 · ..."."""
+    return " · ".join(f"{SHORT[t]} {v:.2f}" for t, v in a.scores.as_dict().items())
+
+
+def _rests_on(a: Analysis, cites: Mapping[str, str]) -> str:
+    """Analysis -> what it rests on, for a statement about it."""
+    if a.source == "quiz":
+        return f"the user's own 50 IPIP answers (analysis `{a.analysis_id}`)"
+    return f"{_cite(a.evidence, cites)} (analysis `{a.analysis_id}`)"
+
+
+def _source_section(a: Analysis, current: Analysis | None, cites: Mapping[str, str]) -> list[str]:
+    """Latest analysis of one source -> its page section, each score with its evidence."""
+    tag = " — current" if current and a.analysis_id == current.analysis_id else ""
+    low = " (low confidence)" if a.source == "offline" else ""
+    lines = [
+        f"### {LABELS[a.source]}{low}{tag}",
+        "",
+        f"{a.analyzed_at:%Y-%m-%d %H:%M} UTC · method `{a.method}` · confidence "
+        f"{a.confidence:.2f} · analysis `{a.analysis_id}`",
+        "",
+    ]
+    signals = a.provenance.get("signals", {})
+    for trait, value in a.scores.as_dict().items():
+        ids = a.trait_evidence.get(trait)
+        if a.source == "quiz":
+            basis = "the user's own answers to this factor's 10 IPIP items"
+        else:
+            basis = _cite(ids if ids is not None else a.evidence, cites)
+        lines.append(f"- {trait.capitalize()} {value:.2f} — rests on {basis}")
+    if signals:
+        lines += ["", "Signals: " + ", ".join(f"{k} {v}" for k, v in signals.items())]
+    return [*lines, ""]
+
+
+def _history(analyses: Sequence[Analysis], cites: Mapping[str, str]) -> list[str]:
+    """All analyses -> dated lines, with the change from the previous one of the same source."""
+    lines: list[str] = []
+    previous: dict[str, Analysis] = {}
+    for a in sorted(analyses, key=lambda a: (a.analyzed_at, a.analysis_id)):
+        delta = ""
+        if a.source in previous:
+            old, new = previous[a.source].scores.as_dict(), a.scores.as_dict()
+            delta = " · change " + " ".join(f"{SHORT[t]} {new[t] - old[t]:+.2f}" for t in TRAITS)
+        lines.append(
+            f"- {a.analyzed_at:%Y-%m-%d} {a.source} · {_scores(a)} · confidence "
+            f"{a.confidence:.2f}{delta} — rests on {_rests_on(a, cites)}"
+        )
+        previous[a.source] = a
+    return lines or ["- no analyses yet"]
+
+
+def _weighted(items: Sequence[Weighted], cites: Mapping[str, str]) -> list[str]:
+    """Weighted items -> list lines with their evidence."""
+    if not items:
+        return ["- not enough evidence yet"]
+    return [f"- {w.name} ({w.weight:.2f}) — rests on {_cite(w.evidence, cites)}" for w in items]
+
+
+def _traits(p: IntegratedProfile, cites: Mapping[str, str]) -> list[str]:
+    """Profile -> dominant trait lines, each naming the analysis and memories it rests on."""
+    if not p.dominant_traits or p.current_source is None:
+        return ["- no Big Five analysis yet"]
+    origin = f"{LABELS[p.current_source].lower()} `{p.current_analysis_id}`"
+    return [
+        f"- {w.name} ({w.weight:.2f}) — from the {origin}"
+        + (f", rests on {_cite(w.evidence, cites)}" if w.evidence else "")
+        for w in p.dominant_traits
+    ]
+
+
+def render_profile_page(
+    analyses: Sequence[Analysis], profile: IntegratedProfile, cites: Mapping[str, str]
+) -> str:
+    """Analyses + integrated profile + citations -> the whole `bank/profile.md` text."""
+    current = current_analysis(analyses)
+    rule = (
+        "Rule: the latest questionnaire if there is one, else the latest LLM "
+        "analysis, else the offline estimate. Sources are shown apart and never averaged."
+    )
+    lines = [
+        "---",
+        "tags: [omoide, profile]",
+        "---",
+        "# Profile",
+        "",
+        "<!-- generated by omoide: this whole page is rewritten; edits here are replaced -->",
+        "",
+        f"![Big Five radar]({RADAR})",
+        "",
+        "## Big Five",
+        "",
+        f"Current: **{current.source if current else 'none'}**. {rule}",
+        "",
+    ]
+    for latest in latest_by_source(analyses).values():
+        lines += _source_section(latest, current, cites)
+    p = profile
+    lines += [
+        "## Integrated profile",
+        "",
+        f"Built {p.state.built_at:%Y-%m-%d %H:%M} UTC from {p.state.n_memories} memories; "
+        f"data quality {p.data_quality:.2f} ({p.quality_basis.get('own_texts', 0):.0f} own "
+        f"texts over {p.quality_basis.get('days', 0):.0f} days).",
+        "",
+        "### Dominant traits",
+        "",
+        *_traits(p, cites),
+        "",
+        "### Core interests",
+        "",
+        *_weighted(p.core_interests, cites),
+        "",
+        "### Core values",
+        "",
+        *_weighted(p.core_values, cites),
+        "",
+        "### Key memories",
+        "",
+        *([f"- {_cite([i], cites)}" for i in p.key_memories] or ["- none yet"]),
+        "",
+        "## History",
+        "",
+        *_history(analyses, cites),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_profile_page(
+    vault_dir: Path,
+    analyses: Sequence[Analysis],
+    profile: IntegratedProfile,
+    cites: Mapping[str, str],
+) -> tuple[bool, bool]:
+    """Inputs -> `bank/profile.md` and its radar PNG, each written only when changed; (page, png)."""
+    bank = vault_dir / "bank"
+    series = {s: a.scores.as_dict() for s, a in latest_by_source(analyses).items()}
+    current = current_analysis(analyses)
+    png_changed = write_radar(bank / RADAR, series, current.source if current else None)
+    text = render_profile_page(analyses, profile, cites)
+    path = bank / PAGE
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False, png_changed
+    write_text_atomic(text, path)
+    return True, png_changed
