@@ -1,4 +1,4 @@
-"""The daily flow: collect → sanitize → sessionize → summarize → embed one local day, every edge gated."""
+"""The daily flow: collect → sanitize → sessionize → summarize → embed → reflect one local day, every edge gated."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from prefect.runtime import flow_run
 from omoide.core.days import yesterday
 from omoide.core.errors import OmoideError
 from omoide.core.settings import get_settings
+from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_source
-from omoide.tasks.reflect import reflect_memories
 from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
 
 
 class DayIncomplete(OmoideError):
-    """Some sources of a day failed; the others were still processed."""
+    """Some sources or reflection steps of a day failed; the rest still ran."""
 
 
 def daily_run_name() -> str:
@@ -107,20 +107,7 @@ def daily(
     stored = embed_day.with_options(
         refresh_cache=(force or not settings.lancedb_dir.exists()) or None
     )(**emb_args)
-    reflected = reflect_memories(
-        db_dir=settings.lancedb_dir,
-        vault_dir=settings.vault_dir,
-        cache_dir=settings.cache_dir,
-        embed=settings.embed,
-        llm=llm,
-        llm_host=settings.llm.host,
-        days=[day.isoformat()],
-        label=day.isoformat(),
-        now=now,
-        me=[settings.user_name] if settings.user_name else [],
-        people=settings.people,
-        tz=settings.timezone,
-    )
+    reflected = reflect_steps(settings, llm, [day.isoformat()], day.isoformat(), now, force=force)
     summary = {
         "day": day.isoformat(),
         "sources": by_source,
@@ -132,11 +119,16 @@ def daily(
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")
     get_run_logger().info("day %s: %d sources ok, %d failed", day, len(by_source), len(failures))
+    problems = []
     if failures:
-        raise DayIncomplete(
+        problems.append(
             f"{len(failures)} of {len(settings.sources)} sources failed for {day}: "
             + "; ".join(failures)
         )
+    if reflected["failed"]:
+        problems.append(reflect_failure(day.isoformat(), reflected))
+    if problems:
+        raise DayIncomplete("; ".join(problems))
     return summary
 
 

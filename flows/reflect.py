@@ -1,17 +1,107 @@
-"""The weekly reflect flow: re-evaluate opinions, links, Big Five and the profile over a window."""
+"""The reflection, step by step (used by the daily flow), and the weekly reflect flow over a window."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from prefect import flow
+from prefect import flow, get_run_logger
 from prefect.runtime import flow_run
 
 from omoide.core.days import local_day
-from omoide.core.settings import get_settings
-from omoide.tasks.reflect import reflect_memories
+from omoide.core.errors import OmoideError
+from omoide.core.settings import LLMSettings, Settings, get_settings
+from omoide.reflect.report import merge_results
+from omoide.tasks.reflect import (
+    ReflectInputs,
+    check_reflection,
+    reflect_bigfive,
+    reflect_entities,
+    reflect_episodes,
+    reflect_links,
+    reflect_opinions,
+    reflect_profile,
+)
 from omoide.tasks.summarize import choose_llm
+
+STEP_TASKS = {
+    "entities": reflect_entities,
+    "opinions": reflect_opinions,
+    "links": reflect_links,
+    "episodes": reflect_episodes,
+    "bigfive": reflect_bigfive,
+    "profile": reflect_profile,
+}
+
+
+class ReflectIncomplete(OmoideError):
+    """Some reflection steps failed; the others still ran and wrote what they found."""
+
+
+def reflect_steps(
+    settings: Settings,
+    llm: LLMSettings | None,
+    days: Sequence[str],
+    label: str,
+    now: datetime,
+    analyse: bool | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Settings + the days to link -> every step run in order; a failed step stops no other.
+
+    Returns the merged report; its `failed` maps each failed step to its error. Episodes
+    run only when an analysis is asked for over a window (the weekly reflection).
+    """
+    run = ReflectInputs(
+        db_dir=settings.lancedb_dir,
+        vault_dir=settings.vault_dir,
+        cache_dir=settings.cache_dir,
+        embed=settings.embed,
+        llm=llm,
+        llm_host=settings.llm.host,
+        days=tuple(days),
+        label=label,
+        now=now,
+        me=(settings.user_name,) if settings.user_name else (),
+        people=tuple(settings.people),
+        tz=settings.timezone,
+        analyse=analyse,
+    )
+    results: dict[str, dict[str, Any]] = {}
+    failed: dict[str, str] = {}
+    cached: list[str] = []
+    for step, step_task in STEP_TASKS.items():
+        if step == "episodes" and not (analyse and days):
+            continue
+        state = step_task.with_options(refresh_cache=force or None)(run=run, return_state=True)
+        if state.is_completed():
+            results[step] = state.result()
+            if state.name == "Cached":
+                cached.append(step)
+        else:
+            failed[step] = _error(state)
+    report = merge_results(results, failed, cached)
+    checked = check_reflection(run=run, report=report, return_state=True)
+    if not checked.is_completed():
+        report["failed"]["check"] = _error(checked)
+    get_run_logger().info("reflect %s: %d step(s) failed", label, len(report["failed"]))
+    return report
+
+
+def reflect_failure(label: str, report: dict[str, Any]) -> str:
+    """Label + merged report -> one line naming each failed step and its error."""
+    steps = "; ".join(f"{step}: {error}" for step, error in report["failed"].items())
+    return f"reflect step(s) failed for {label}: {steps}"
+
+
+def _error(state: Any) -> str:
+    """A failed task state -> its error in one line (the exception's text when there is one)."""
+    try:
+        state.result()
+    except Exception as exc:  # noqa: BLE001 - any step error is reported, never re-raised here
+        return " ".join(str(exc).split()) or type(exc).__name__
+    return state.message or state.name
 
 
 def reflect_run_name() -> str:
@@ -23,24 +113,18 @@ def reflect_run_name() -> str:
 
 
 @flow(name="reflect", flow_run_name=reflect_run_name, log_prints=False)
-def reflect_flow(end: date | None = None, days: int = 7, analyse: bool = True) -> dict[str, Any]:
-    """Window end (default today) + length -> a reflection with a fresh Big Five analysis."""
+def reflect_flow(
+    end: date | None = None, days: int = 7, analyse: bool = True, force: bool = False
+) -> dict[str, Any]:
+    """Window end (default today) + length (0: link no day) -> a reflection, by default with a fresh Big Five analysis."""
     settings = get_settings()
     now = datetime.now(UTC)
     end = end or local_day(now, settings.timezone)
     window = [(end - timedelta(days=i)).isoformat() for i in range(days)][::-1]
-    return reflect_memories(
-        db_dir=settings.lancedb_dir,
-        vault_dir=settings.vault_dir,
-        cache_dir=settings.cache_dir,
-        embed=settings.embed,
-        llm=choose_llm(settings.llm),
-        llm_host=settings.llm.host,
-        days=window,
-        label=f"{window[0]}..{window[-1]}",
-        now=now,
-        me=[settings.user_name] if settings.user_name else [],
-        people=settings.people,
-        tz=settings.timezone,
-        analyse=analyse,
+    label = f"{window[0]}..{window[-1]}" if window else end.isoformat()
+    report = reflect_steps(
+        settings, choose_llm(settings.llm), window, label, now, analyse=analyse, force=force
     )
+    if report["failed"]:
+        raise ReflectIncomplete(reflect_failure(label, report))
+    return report

@@ -69,9 +69,8 @@ def summarize_and_write(
     budget = (llm or LLMSettings()).chunk_tokens
     summary = summarize_day(events, sessions, day, tz, model, budget)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
-    rows = day_memories(
-        day_records(events, sessions, day, tz, now), summary, written, home, tz, now
-    )
+    records = day_records(events, sessions, day, tz, now)
+    rows = day_memories(records, summary, written.path, written.lines, home, tz, now)
     start, end = day_bounds(day, tz)
     check = quality.validate(
         rows.assign(pii_residue=pii_residue(rows.rename(columns={"content": "text"}))),

@@ -32,7 +32,7 @@ def test_served_daily_deployment_uses_the_configured_timezone():
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
     import omoide.flows.reflect as reflect_module
-    from omoide.cli.app import deployments
+    from omoide.cli.run import deployments
 
     daily, backfill, weekly = deployments(
         daily_module, backfill_module, "Asia/Tokyo", reflect_module

@@ -119,7 +119,15 @@ def ingest(conv: Conversation, home: Path, embedder: Embedder, now: datetime) ->
         written = write_daily(
             home / "vault", summary, session_lines(sess, TZ), digest_id(summary.day)
         )
-        rows = day_memories(day_records(clean, sess, day, TZ, now), summary, written, home, TZ, now)
+        rows = day_memories(
+            day_records(clean, sess, day, TZ, now),
+            summary,
+            written.path,
+            written.lines,
+            home,
+            TZ,
+            now,
+        )
         replace_day(table, day.isoformat(), rows, embedder, now)
     return table
 

@@ -1,18 +1,22 @@
-"""Health checks for `omoide doctor`: configuration, sources, backends."""
+"""`omoide doctor`: settings -> a table of checks (configuration, sources readable, backends answering)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 import httpx
+import typer
+from rich.console import Console
+from rich.table import Table
 
 from omoide.core.days import day_bounds, yesterday
 from omoide.core.errors import OmoideError
-from omoide.core.settings import Settings, SourceConfig
+from omoide.core.settings import Settings, SourceConfig, get_settings
 from omoide.ingest.fingerprint import input_files
 from omoide.ingest.sources import collect
 
 Check = tuple[str, bool | None, str]
+out = Console()
 
 
 def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
@@ -103,3 +107,17 @@ def _http_check(label: str, url: str, optional: bool = False) -> Check:
     except httpx.HTTPError as exc:
         return (label, None if optional else False, f"{url}: not reachable ({type(exc).__name__})")
     return (label, True, f"{url}: reachable")
+
+
+def doctor_command() -> None:
+    """Show the configuration, which sources are found and readable, which backends answer."""
+    settings = get_settings()
+    table = Table("check", "status", "detail", title=f"omoide doctor — home {settings.home}")
+    ok_all = True
+    for name, ok, detail in checks(settings):
+        ok_all &= ok is not False
+        status = {True: "[green]ok[/]", False: "[red]problem[/]", None: "[yellow]n/a[/]"}[ok]
+        table.add_row(name, status, detail)
+    out.print(table)
+    if not ok_all:
+        raise typer.Exit(1)

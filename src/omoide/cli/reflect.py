@@ -25,7 +25,8 @@ def entity_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Tell me about NAME: summary, relationship, timeline with citations, related entities."""
-    from omoide.store.entities_table import entity_report_from_store, open_entities
+    from omoide.reflect.entity_report import entity_report_from_store
+    from omoide.store.entities_table import open_entities
 
     settings = get_settings()
     memories = memories_table(settings)
@@ -56,8 +57,9 @@ def profile_command(
     """Print the integrated profile and the current Big Five (see vault/bank/profile.md)."""
     if ctx.invoked_subcommand is not None:
         return
+    from omoide.profile.history import load_analyses
     from omoide.profile.integrated import current_analysis, latest_by_source, load_profile
-    from omoide.store.profile_table import load_analyses, open_profile_history
+    from omoide.store.profile_table import open_profile_history
 
     settings = get_settings()
     profile = load_profile(settings.cache_dir / "profile.json")
@@ -115,32 +117,25 @@ def profile_command(
 @profile_app.command("quiz")
 def quiz_command() -> None:
     """Answer the 50 public-domain IPIP Big-Five items; stored as the 'quiz' analysis."""
+    from omoide.cli.runtime import flow_modules
+    from omoide.profile.history import record_analysis
     from omoide.profile.ipip import INSTRUCTIONS, SCALE, quiz_analysis, quiz_answers
-    from omoide.reflect.run import reflect
-    from omoide.store.profile_table import open_profile_history, record_analysis
+    from omoide.store.profile_table import open_profile_history
 
     settings = get_settings()
-    memories = memories_table(settings)
+    memories_table(settings)  # no memories yet: say so before asking 50 questions
     out.print(INSTRUCTIONS)
     out.print("  ".join(f"{i} = {label}" for i, label in enumerate(SCALE, start=1)))
 
     def ask(question: str) -> int:
         return typer.prompt(question, type=int)
 
-    now = datetime.now(UTC)
-    analysis = quiz_analysis(quiz_answers(ask), now)
+    analysis = quiz_analysis(quiz_answers(ask), datetime.now(UTC))
     added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
-    reflect(
-        memories,
-        settings.lancedb_dir,
-        settings.vault_dir,
-        settings.cache_dir / "profile.json",
-        [],
-        now,
-        me=[settings.user_name] if settings.user_name else [],
-        people=settings.people,
-        tz=settings.timezone,
-        analyse=False,
-    )
+    # The reflection over no new days rebuilds the profile page with the new analysis.
+    _, _, reflect_module = flow_modules(settings.home)
+    state = reflect_module.reflect_flow(days=0, analyse=False, return_state=True)
+    if not state.is_completed():
+        raise OmoideError(state.message or "the profile could not be rebuilt")
     scores = ", ".join(f"{t} {v:.2f}" for t, v in analysis.scores.as_dict().items())
     out.print(f"{'Saved' if added else 'Same answers as before'}: {scores}")

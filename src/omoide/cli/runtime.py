@@ -1,9 +1,10 @@
-"""Process environment for the orchestrator: Prefect's home under OMOIDE_HOME, telemetry off."""
+"""OMOIDE_HOME -> the process environment for Prefect (its home under OMOIDE_HOME, telemetry off), and the flows imported after it."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import ModuleType
 
 
 def prefect_environment(home: Path) -> dict[str, str]:
@@ -27,3 +28,13 @@ def apply_prefect_environment(home: Path) -> None:
     for key, value in env.items():
         os.environ.setdefault(key, value)
     (home / "prefect").mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+def flow_modules(home: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
+    """OMOIDE_HOME -> the (daily, backfill, reflect) flow modules, imported only after Prefect's environment is set."""
+    apply_prefect_environment(home)
+    import omoide.flows.backfill as backfill_module
+    import omoide.flows.daily as daily_module
+    import omoide.flows.reflect as reflect_module
+
+    return daily_module, backfill_module, reflect_module

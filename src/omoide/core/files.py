@@ -1,4 +1,4 @@
-"""Atomic, private file writes."""
+"""Text, bytes or an Arrow table + a path -> the file written atomically and privately (or left alone when unchanged)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,15 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def _temp_beside(path: Path) -> tuple[int, str]:
+    """Target path -> (fd, name) of a fresh temp file in its (private) folder."""
+    private_dir(path.parent)
+    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+
 def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
     """Arrow table -> parquet at path, via a temp file + os.replace (never half-written)."""
-    private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _temp_beside(path)
     os.close(fd)
     try:
         pq.write_table(table, tmp, compression="zstd")
@@ -30,15 +35,32 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
     return path
 
 
-def write_text_atomic(text: str, path: Path) -> Path:
-    """Text -> file at path, via a temp file + os.replace."""
-    private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def write_bytes_atomic(data: bytes, path: Path) -> Path:
+    """Bytes -> file at path, via a temp file + os.replace."""
+    fd, tmp = _temp_beside(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def write_text_atomic(text: str, path: Path) -> Path:
+    """Text -> file at path (UTF-8), via a temp file + os.replace."""
+    return write_bytes_atomic(text.encode("utf-8"), path)
+
+
+def write_bytes_if_changed(data: bytes, path: Path) -> bool:
+    """Bytes + path -> written (atomically) only when the file differs; whether it was."""
+    if path.exists() and path.read_bytes() == data:
+        return False
+    write_bytes_atomic(data, path)
+    return True
+
+
+def write_text_if_changed(text: str, path: Path) -> bool:
+    """Text + path -> written (atomically) only when the file's text differs; whether it was."""
+    return write_bytes_if_changed(text.encode("utf-8"), path)

@@ -1,4 +1,4 @@
-"""One pyarrow schema per stage edge, and helpers to cast frames to them."""
+"""One pyarrow schema per stage edge and per LanceDB table, and helpers to cast frames to them."""
 
 from __future__ import annotations
 
@@ -101,6 +101,78 @@ QUARANTINE = pa.schema(
         pa.field("reason", pa.string(), nullable=False),
         pa.field("excerpt", pa.string()),  # redacted, truncated
         pa.field("quarantined_at", TS, nullable=False),
+    ]
+)
+
+# Big Five trait names, in the order every score, column and chart uses.
+BIG_FIVE_TRAITS = ("openness", "conscientiousness", "extraversion", "agreeableness", "neuroticism")
+
+# LanceDB `entities`: one row per entity, derived from the memories (reindex can rebuild it).
+ENTITIES = pa.schema(
+    [
+        pa.field("slug", pa.string(), nullable=False),
+        pa.field("name", pa.string(), nullable=False),
+        pa.field("aliases", pa.list_(pa.string())),  # spellings as stored in memories
+        pa.field("first_seen", TS, nullable=False),
+        pa.field("last_seen", TS, nullable=False),
+        pa.field("first_day", pa.string(), nullable=False),
+        pa.field("last_day", pa.string(), nullable=False),
+        pa.field("n_memories", pa.int64(), nullable=False),
+        pa.field("memory_ids", pa.list_(pa.string())),
+        pa.field("kinds", pa.list_(pa.string())),
+        pa.field("summary", pa.string(), nullable=False),
+        pa.field("related", pa.list_(pa.string())),  # co-mentioned slugs, most shared first
+        pa.field("related_counts", pa.list_(pa.int64())),  # shared memories, same order
+        pa.field("interaction_count", pa.int64(), nullable=False),
+        pa.field("avg_importance", pa.float64(), nullable=False),
+        pa.field("days_since_last", pa.float64(), nullable=False),
+        pa.field("bond_strength", pa.float64(), nullable=False),
+        pa.field("relationship_type", pa.string(), nullable=False),
+        pa.field("relationship_confidence", pa.float64(), nullable=False),
+        pa.field("computed_at", TS, nullable=False),
+    ]
+)
+
+OPINION_HISTORY_ENTRY = pa.struct(
+    [
+        pa.field("at", TS, nullable=False),
+        pa.field("memory_id", pa.string(), nullable=False),
+        pa.field("delta", pa.float64(), nullable=False),
+        pa.field("confidence_after", pa.float64(), nullable=False),
+        pa.field("reason", pa.string(), nullable=False),
+    ]
+)
+
+# LanceDB `opinions`: one row per opinion, its whole history kept in the row.
+OPINIONS = pa.schema(
+    [
+        pa.field("opinion_id", pa.string(), nullable=False),
+        pa.field("statement", pa.string(), nullable=False),
+        pa.field("entities", pa.list_(pa.string())),
+        pa.field("confidence", pa.float64(), nullable=False),
+        pa.field("stated_at", TS, nullable=False),
+        pa.field("origin_id", pa.string(), nullable=False),
+        pa.field("last_updated", TS, nullable=False),
+        pa.field("supporting_ids", pa.list_(pa.string())),
+        pa.field("contradicting_ids", pa.list_(pa.string())),
+        pa.field("history", pa.list_(OPINION_HISTORY_ENTRY)),
+        # Variable length: the dimension follows the memories' embedder; no index needs it.
+        pa.field("vector", pa.list_(pa.float32())),
+    ]
+)
+
+# LanceDB `profile_history`: every Big Five analysis, one row each, sources never averaged.
+PROFILE_HISTORY = pa.schema(
+    [
+        pa.field("analysis_id", pa.string(), nullable=False),
+        pa.field("source", pa.string(), nullable=False),  # llm | quiz | offline
+        pa.field("method", pa.string(), nullable=False),  # ipip-50, ollama:<model>, offline-v1
+        pa.field("analyzed_at", TS, nullable=False),
+        *(pa.field(t, pa.float64(), nullable=False) for t in BIG_FIVE_TRAITS),
+        pa.field("confidence", pa.float64(), nullable=False),
+        pa.field("evidence", pa.list_(pa.string())),  # memory ids
+        pa.field("trait_evidence", pa.string(), nullable=False),  # JSON {trait: [memory ids]}
+        pa.field("provenance", pa.string(), nullable=False),  # JSON: answers, signals, counts
     ]
 )
 

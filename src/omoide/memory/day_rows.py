@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
 
@@ -13,7 +13,6 @@ from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
 from omoide.memory.day_summary import DaySummary
 from omoide.memory.records import activity_sessions, session_line
-from omoide.vault.daily import VaultWrite
 
 DIGEST_IMPORTANCE = 0.6
 
@@ -43,12 +42,13 @@ def vault_ref(path: Path, line: int, home: Path) -> str:
 def day_memories(
     records: pd.DataFrame,
     summary: DaySummary,
-    written: VaultWrite,
+    vault_path: Path,
+    vault_lines: Mapping[str, int],
     home: Path,
     tz: str,
     now: datetime,
 ) -> pd.DataFrame:
-    """Fine-grained records + summary + vault lines -> every memory row of the day.
+    """Fine-grained records + summary + the daily file and each memory's line in it -> every memory row of the day.
 
     Sessions and derived facts cite the vault line they were written on; a note, chat
     message or the user's own `## Retain` line cites the record itself, the words the user
@@ -57,7 +57,7 @@ def day_memories(
     day = summary.day
     start, _ = day_bounds(date.fromisoformat(day), tz)
     recs = records.copy()
-    cite = {mid: vault_ref(written.path, line, home) for mid, line in written.lines.items()}
+    cite = {mid: vault_ref(vault_path, line, home) for mid, line in vault_lines.items()}
     is_session = recs["kind"] == "session"
     recs.loc[is_session, "source"] = recs.loc[is_session, "memory_id"].map(cite)
     rows: list[dict[str, object]] = []

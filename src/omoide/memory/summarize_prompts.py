@@ -9,10 +9,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from omoide.llm.fence import FENCE, fenced
+
 # Part of every cache key: bump it whenever a prompt or schema below changes.
 PROMPT_VERSION = "2026-11-21.1"
-
-FENCE = "untrusted_data"
 
 SYSTEM = (
     "You are omoide, a private note-taker that summarises one person's own activity log. "
@@ -68,17 +68,6 @@ class DailyDigest(BaseModel):
     summary: str = Field(min_length=1, max_length=3000)
     highlights: list[str] = Field(default_factory=list, max_length=10)
     facts: list[FactOut] = Field(default_factory=list, max_length=40)
-
-
-def _defang(text: str) -> str:
-    """Untrusted text -> the same text unable to open or close the data fence."""
-    return text.replace(f"<{FENCE}", f"‹{FENCE}").replace(f"</{FENCE}", f"‹/{FENCE}")
-
-
-def fenced(lines: Sequence[str]) -> str:
-    """Data lines -> one fenced block that no line can break out of."""
-    body = "\n".join(_defang(line) for line in lines)
-    return f"<{FENCE}>\n{body}\n</{FENCE}>"
 
 
 def item_line(item: Item) -> str:

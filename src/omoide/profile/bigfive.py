@@ -21,10 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.core.errors import OmoideError
 from omoide.core.ids import stable_id
+from omoide.core.schemas import BIG_FIVE_TRAITS
 from omoide.llm.base import LLM
-from omoide.memory.summarize_prompts import FENCE, fenced
+from omoide.llm.fence import FENCE, fenced
 
-TRAITS = ("openness", "conscientiousness", "extraversion", "agreeableness", "neuroticism")
+TRAITS = BIG_FIVE_TRAITS
 Source = Literal["llm", "quiz", "offline"]
 OFFLINE_METHOD = "offline-v1"
 # Part of LLM analysis ids: bump whenever the prompt or schema below changes.

@@ -1,4 +1,4 @@
-"""The integrated profile (aigpt's "Layer 3.5") and the `vault/bank/profile.md` page.
+"""Memories + Big Five analyses -> the integrated profile (aigpt's "Layer 3.5"), cached and rebuilt on triggers.
 
 The integrated profile condenses memories and Big Five analyses into what a reader (or an
 assistant) needs first: dominant traits, core interests, core values, key memories and how
@@ -13,25 +13,22 @@ with its own evidence; sources are never averaged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from omoide.core.files import write_text_atomic
+from omoide.core.files import write_text_if_changed
 from omoide.profile.bigfive import NON_HUMAN, TRAITS, Analysis, chat_speakers, own_texts, row_topics
-from omoide.profile.radar import write_radar
 
 REBUILD_NEW_MEMORIES = 10
 REBUILD_AFTER = timedelta(days=7)
 CURRENT_ORDER = ("quiz", "llm", "offline")
 KEY_KINDS_EXCLUDED = ("session", "digest")  # activity lines and day summaries are not "key"
 DECAY_LAMBDA = 0.05  # the recall default: strength by age when no `strength` column is given
-PAGE = "profile.md"
-RADAR = "profile-radar.png"
-SHOWN_EVIDENCE = 5
+SHOWN_EVIDENCE = 5  # evidence ids kept per trait, interest and value (the page shows them all)
 SEEN_WEIGHT = 0.5  # a browsed domain's weight relative to a topic a memory names
 
 # Core values: cue words looked up in the user's B (experience) and O (opinion) facts. A fact
@@ -260,178 +257,21 @@ def load_profile(path: Path) -> IntegratedProfile | None:
 
 def save_profile(path: Path, profile: IntegratedProfile) -> bool:
     """Profile -> JSON file, written only when its content changed; changed?"""
-    text = profile.model_dump_json(indent=2) + "\n"
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return False
-    write_text_atomic(text, path)
-    return True
+    return write_text_if_changed(profile.model_dump_json(indent=2) + "\n", path)
 
 
-# --- the vault page ---------------------------------------------------------------------
-
-LABELS = {"quiz": "Questionnaire (IPIP-50)", "llm": "LLM analysis", "offline": "Offline estimate"}
-SHORT = {t: t[0].upper() for t in TRAITS}
-
-
-def citations(memories: pd.DataFrame) -> dict[str, str]:
-    """Memory rows -> {memory_id: citation path#Lnn}."""
-    return dict(zip(memories["memory_id"], memories["source"], strict=True))
-
-
-def _cite(ids: Sequence[str], cites: Mapping[str, str]) -> str:
-    """Memory ids -> "`id` (`path#Lnn`), ..." with a count of the rest."""
-    if not ids:
-        # Said outright: a score with nothing behind it is the scale's neutral middle, not a finding.
-        return "no memories: no evidence, the neutral default"
-    shown = [f"`{i}` (`{cites[i]}`)" if i in cites else f"`{i}`" for i in ids[:SHOWN_EVIDENCE]]
-    more = f" +{len(ids) - SHOWN_EVIDENCE} more" if len(ids) > SHOWN_EVIDENCE else ""
-    return ", ".join(shown) + more
-
-
-def _scores(a: Analysis) -> str:
-    """Analysis -> "O 0.70 · C 0.55 · ..."."""
-    return " · ".join(f"{SHORT[t]} {v:.2f}" for t, v in a.scores.as_dict().items())
-
-
-def _rests_on(a: Analysis, cites: Mapping[str, str]) -> str:
-    """Analysis -> what it rests on, for a statement about it."""
-    if a.source == "quiz":
-        return f"the user's own 50 IPIP answers (analysis `{a.analysis_id}`)"
-    return f"{_cite(a.evidence, cites)} (analysis `{a.analysis_id}`)"
-
-
-def _source_section(a: Analysis, current: Analysis | None, cites: Mapping[str, str]) -> list[str]:
-    """Latest analysis of one source -> its page section, each score with its evidence."""
-    tag = " — current" if current and a.analysis_id == current.analysis_id else ""
-    low = " (low confidence)" if a.source == "offline" else ""
-    lines = [
-        f"### {LABELS[a.source]}{low}{tag}",
-        "",
-        f"{a.analyzed_at:%Y-%m-%d %H:%M} UTC · method `{a.method}` · confidence "
-        f"{a.confidence:.2f} · analysis `{a.analysis_id}`",
-        "",
-    ]
-    signals = a.provenance.get("signals", {})
-    for trait, value in a.scores.as_dict().items():
-        ids = a.trait_evidence.get(trait)
-        if a.source == "quiz":
-            basis = "the user's own answers to this factor's 10 IPIP items"
-        else:
-            basis = _cite(ids if ids is not None else a.evidence, cites)
-        lines.append(f"- {trait.capitalize()} {value:.2f} — rests on {basis}")
-    if signals:
-        lines += ["", "Signals: " + ", ".join(f"{k} {v}" for k, v in signals.items())]
-    return [*lines, ""]
-
-
-def _history(analyses: Sequence[Analysis], cites: Mapping[str, str]) -> list[str]:
-    """All analyses -> dated lines, with the change from the previous one of the same source."""
-    lines: list[str] = []
-    previous: dict[str, Analysis] = {}
-    for a in sorted(analyses, key=lambda a: (a.analyzed_at, a.analysis_id)):
-        delta = ""
-        if a.source in previous:
-            old, new = previous[a.source].scores.as_dict(), a.scores.as_dict()
-            delta = " · change " + " ".join(f"{SHORT[t]} {new[t] - old[t]:+.2f}" for t in TRAITS)
-        lines.append(
-            f"- {a.analyzed_at:%Y-%m-%d} {a.source} · {_scores(a)} · confidence "
-            f"{a.confidence:.2f}{delta} — rests on {_rests_on(a, cites)}"
-        )
-        previous[a.source] = a
-    return lines or ["- no analyses yet"]
-
-
-def _weighted(items: Sequence[Weighted], cites: Mapping[str, str]) -> list[str]:
-    """Weighted items -> list lines with their evidence."""
-    if not items:
-        return ["- not enough evidence yet"]
-    return [f"- {w.name} ({w.weight:.2f}) — rests on {_cite(w.evidence, cites)}" for w in items]
-
-
-def _traits(p: IntegratedProfile, cites: Mapping[str, str]) -> list[str]:
-    """Profile -> dominant trait lines, each naming the analysis and memories it rests on."""
-    if not p.dominant_traits or p.current_source is None:
-        return ["- no Big Five analysis yet"]
-    origin = f"{LABELS[p.current_source].lower()} `{p.current_analysis_id}`"
-    return [
-        f"- {w.name} ({w.weight:.2f}) — from the {origin}"
-        + (f", rests on {_cite(w.evidence, cites)}" if w.evidence else "")
-        for w in p.dominant_traits
-    ]
-
-
-def render_profile_page(
-    analyses: Sequence[Analysis], profile: IntegratedProfile, cites: Mapping[str, str]
-) -> str:
-    """Analyses + integrated profile + citations -> the whole `bank/profile.md` text."""
-    current = current_analysis(analyses)
-    rule = (
-        "Rule: the latest questionnaire if there is one, else the latest LLM "
-        "analysis, else the offline estimate. Sources are shown apart and never averaged."
-    )
-    lines = [
-        "---",
-        "tags: [omoide, profile]",
-        "---",
-        "# Profile",
-        "",
-        "<!-- generated by omoide: this whole page is rewritten; edits here are replaced -->",
-        "",
-        f"![Big Five radar]({RADAR})",
-        "",
-        "## Big Five",
-        "",
-        f"Current: **{current.source if current else 'none'}**. {rule}",
-        "",
-    ]
-    for latest in latest_by_source(analyses).values():
-        lines += _source_section(latest, current, cites)
-    p = profile
-    lines += [
-        "## Integrated profile",
-        "",
-        f"Built {p.state.built_at:%Y-%m-%d %H:%M} UTC from {p.state.n_memories} memories; "
-        f"data quality {p.data_quality:.2f} ({p.quality_basis.get('own_texts', 0):.0f} own "
-        f"texts over {p.quality_basis.get('days', 0):.0f} days).",
-        "",
-        "### Dominant traits",
-        "",
-        *_traits(p, cites),
-        "",
-        "### Core interests",
-        "",
-        *_weighted(p.core_interests, cites),
-        "",
-        "### Core values",
-        "",
-        *_weighted(p.core_values, cites),
-        "",
-        "### Key memories",
-        "",
-        *([f"- {_cite([i], cites)}" for i in p.key_memories] or ["- none yet"]),
-        "",
-        "## History",
-        "",
-        *_history(analyses, cites),
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def write_profile_page(
-    vault_dir: Path,
-    analyses: Sequence[Analysis],
-    profile: IntegratedProfile,
-    cites: Mapping[str, str],
-) -> tuple[bool, bool]:
-    """Inputs -> `bank/profile.md` and its radar PNG, each written only when changed; (page, png)."""
-    bank = vault_dir / "bank"
-    series = {s: a.scores.as_dict() for s, a in latest_by_source(analyses).items()}
-    current = current_analysis(analyses)
-    png_changed = write_radar(bank / RADAR, series, current.source if current else None)
-    text = render_profile_page(analyses, profile, cites)
-    path = bank / PAGE
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return False, png_changed
-    write_text_atomic(text, path)
-    return True, png_changed
+def profile_deltas(before: IntegratedProfile | None, after: IntegratedProfile) -> list[str]:
+    """Two integrated profiles -> readable lines of what changed (traits, interests, quality)."""
+    if before is None:
+        return ["first profile built"]
+    out = []
+    for name in ("dominant_traits", "core_interests", "core_values"):
+        old = [w.name for w in getattr(before, name)]
+        new = [w.name for w in getattr(after, name)]
+        if old != new:
+            out.append(
+                f"{name.replace('_', ' ')}: {', '.join(old) or '-'} → {', '.join(new) or '-'}"
+            )
+    if before.data_quality != after.data_quality:
+        out.append(f"data quality {before.data_quality:.2f} → {after.data_quality:.2f}")
+    return out

@@ -2,22 +2,18 @@
 
 Drawn on a bare `Figure` with the Agg canvas (no pyplot, no global backend switch). PNG
 metadata is pinned (no "Software" version stamp), so the same scores give the same bytes and
-`write_radar` leaves the file alone when nothing changed.
+the vault leaves the file alone when nothing changed.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from omoide.core.files import private_dir
 from omoide.profile.bigfive import TRAITS
 
 # Fixed colours per source so a chart reads the same from week to week.
@@ -53,27 +49,3 @@ def radar_png(series: Mapping[str, Mapping[str, float]], current: str | None = N
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata=PNG_METADATA, bbox_inches="tight", pad_inches=0.15)
     return buf.getvalue()
-
-
-def write_radar(
-    path: Path, series: Mapping[str, Mapping[str, float]], current: str | None = None
-) -> bool:
-    """Scores per source -> radar PNG at path, written only when its bytes change; changed?"""
-    data = radar_png(series, current)
-    if path.exists() and path.read_bytes() == data:
-        return False
-    _write_bytes_atomic(data, path)
-    return True
-
-
-def _write_bytes_atomic(data: bytes, path: Path) -> None:
-    """Bytes -> file at path via a temp file + os.replace (files.py only writes text)."""
-    private_dir(path.parent)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)

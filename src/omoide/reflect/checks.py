@@ -8,8 +8,10 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.ingest.sanitize import pii_residue
-from omoide.store.opinions_table import load_opinions, open_opinions
-from omoide.store.profile_table import load_analyses, open_profile_history
+from omoide.profile.history import load_analyses
+from omoide.reflect.opinions import load_opinions
+from omoide.store.opinions_table import open_opinions
+from omoide.store.profile_table import open_profile_history
 
 
 def _claim(

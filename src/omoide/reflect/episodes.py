@@ -31,7 +31,7 @@ from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.core.ids import stable_id
 from omoide.core.schemas import FACT_KINDS
 from omoide.llm.base import LLM
-from omoide.memory.summarize_prompts import FENCE, fenced
+from omoide.llm.fence import FENCE, fenced
 from omoide.store.memories import sql_list, sql_ts
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Memory links: each daily file gets a `## Related Memories` block of `[[DAY]]` links and backlinks.
+"""Memories table + the days to link -> each day's related days (`[[DAY]]` links), scored and cited.
 
 Granularity is the day: a link joins two daily files `vault/memory/DAY.md`, judged by the
 memories derived from them (facts W/B/O/S and the digest). Each derived memory of the day
@@ -11,29 +11,15 @@ two days look alike. Pairs under MIN_SCORE are dropped; an LLM, when given, must
 each remaining pair ({related, why}); the best TOP_K days are kept, and only days that have
 a daily file (so no wikilink dangles).
 
-The block lives after omoide's main block, between its own markers, so the main writer
-(which replaces only `<!-- omoide:begin` … `<!-- omoide:end -->`) keeps it, and line
-citations into the main block never shift:
-
-    <!-- omoide:related:begin -->
-    ## Related Memories
-    - [[2026-11-18]] — shared warelay; "…" ~ "…" — from `src`, `src` (score 0.69)
-    ### Linked from
-    - [[2026-11-20]] — … (score 0.75)
-    <!-- omoide:related:end -->
-
-Outgoing links are computed only for the days asked for; every other file keeps its own
-outgoing lines verbatim. Backlinks are then re-derived from all outgoing lines in the vault
-by `write_related`, which computes no links: so a backlink never triggers linking of its
-target (no chain reaction), links stay bidirectional, and rewriting with the same links
-changes no byte.
+Outgoing links are computed only for the days asked for (`find_links`);
+`omoide.vault.related` writes them into each daily file's `## Related Memories` block and
+re-derives every backlink, computing no links itself, so there is no chain reaction.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,20 +30,14 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from omoide.core.errors import LLMOutputError, LLMUnavailableError
-from omoide.core.files import write_text_atomic
 from omoide.core.schemas import DERIVED_KINDS
 from omoide.llm.base import LLM
+from omoide.llm.fence import FENCE, fenced
 from omoide.memory.recall import entity_key
-from omoide.memory.summarize_prompts import FENCE, fenced
 from omoide.store.memories import sql_list, sql_str, sql_ts
-from omoide.vault.daily import is_begin, is_end, memory_path
 
 log = logging.getLogger(__name__)
 
-BEGIN = "<!-- omoide:related:begin -->"
-END = "<!-- omoide:related:end -->"
-HEADING = "## Related Memories"
-BACK_HEADING = "### Linked from"
 CANDIDATES = 20  # nearest memories asked for per derived memory
 TOP_K = 5  # related days kept per day
 MIN_SCORE = 0.5  # MiniLM cosine; unrelated sample facts stay under ~0.4
@@ -66,8 +46,6 @@ QUOTE_CHARS = 60
 PROMPT_VERSION = "links-2026-11-22.1"  # for CachedLLM around the link check
 LLM_FACTS = 12  # most important facts per day shown to the LLM
 _COLUMNS = ["memory_id", "day", "kind", "entities", "content", "source", "importance"]
-_LINK = re.compile(r"^- \[\[(\d{4}-\d{2}-\d{2})\]\](.*)$")
-_DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 
 SYSTEM = (
     "You are omoide, a private note-taker deciding whether two days of one person's "
@@ -95,12 +73,6 @@ class DayLink:
     reason: str
     memory_ids: tuple[str, str]
     sources: tuple[str, str]
-
-    def line(self) -> str:
-        """Link -> its Markdown list line."""
-        cite = ", ".join(f"`{s}`" for s in dict.fromkeys(self.sources) if s)
-        tail = f" — from {cite}" if cite else ""
-        return f"- [[{self.target}]] — {self.reason}{tail} (score {self.score:.2f})"
 
 
 @dataclass
@@ -210,20 +182,23 @@ def _check(llm: LLM, day: str, target: str, best: pd.Series, facts: pd.DataFrame
 
 def day_links(
     table: lancedb.table.Table,
-    vault_dir: Path,
+    existing: Collection[str],
     day: str,
     now: datetime,
     llm: LLM | None = None,
     report: LinkReport | None = None,
 ) -> list[DayLink]:
-    """Day -> its best related days (at most TOP_K), best first; counts go into `report`."""
+    """Day + the days that have a daily file -> its best related days (at most TOP_K), best first.
+
+    Only days in `existing` are linked, so no wikilink dangles; counts go into `report`.
+    """
     report = report if report is not None else LinkReport()
     pairs = _pairs(table, day, now)
     if pairs.empty:
         return []
     best = pairs.drop_duplicates("t_day", keep="first")
     best = best[best["score"] >= MIN_SCORE]
-    best = best[[memory_path(vault_dir, d).exists() for d in best["t_day"]]]
+    best = best[best["t_day"].isin(list(existing))]
     report.candidates += len(best)
     if best.empty:
         return []
@@ -269,122 +244,20 @@ def day_links(
     return out
 
 
-def _span(lines: Sequence[str]) -> tuple[int, int] | None:
-    """File lines -> (first, last) line index of the related block, if any."""
-    begin = next((i for i, line in enumerate(lines) if line.strip() == BEGIN), None)
-    if begin is None:
-        return None
-    end = next((i for i in range(begin, len(lines)) if lines[i].strip() == END), len(lines) - 1)
-    return begin, end
-
-
-def outgoing_lines(lines: Sequence[str]) -> list[str]:
-    """File lines -> the link lines of its `## Related Memories` section (not backlinks)."""
-    span = _span(lines)
-    if span is None:
-        return []
-    out = []
-    for line in lines[span[0] : span[1] + 1]:
-        if line.strip() == BACK_HEADING:
-            break
-        if _LINK.match(line):
-            out.append(line)
-    return out
-
-
-def render_related(outgoing: Sequence[str], backlinks: Sequence[str]) -> list[str]:
-    """Link lines + backlink lines -> the related block's lines (empty when both are)."""
-    if not outgoing and not backlinks:
-        return []
-    lines = [BEGIN, HEADING]
-    if outgoing:
-        lines += ["", *outgoing]
-    if backlinks:
-        lines += ["", BACK_HEADING, "", *backlinks]
-    return [*lines, END]
-
-
-def _place(lines: list[str], block: list[str]) -> list[str]:
-    """File lines + new block lines -> file lines with the block replaced, inserted or removed."""
-    span = _span(lines)
-    if span is not None:
-        begin, end = span
-        if block:
-            return [*lines[:begin], *block, *lines[end + 1 :]]
-        # Drop the blank line placed before the block when it was inserted.
-        cut = begin - 1 if begin and not lines[begin - 1].strip() else begin
-        return [*lines[:cut], *lines[end + 1 :]]
-    if not block:
-        return lines
-    main = next((i for i, line in enumerate(lines) if is_begin(line)), None)
-    if main is not None:
-        close = next((i for i in range(main, len(lines)) if is_end(lines[i])), None)
-        if close is not None:
-            return [*lines[: close + 1], "", *block, *lines[close + 1 :]]
-    pad = [""] if lines and lines[-1].strip() else []
-    return [*lines, *pad, *block]
-
-
-def _day_files(vault_dir: Path) -> dict[str, Path]:
-    """Vault root -> day -> daily memory file, for every daily file present."""
-    folder = memory_path(vault_dir, "x").parent
-    if not folder.is_dir():
-        return {}
-    return {p.stem: p for p in sorted(folder.iterdir()) if _DAY_FILE.match(p.name)}
-
-
-def write_related(vault_dir: Path, links: Mapping[str, Sequence[DayLink]]) -> list[Path]:
-    """New outgoing links per day -> every daily file's related block rewritten; files changed.
-
-    Computes no links: days not in `links` keep their outgoing lines as written, and the
-    backlinks of every file are re-derived from all outgoing lines in the vault.
-    """
-    files = _day_files(vault_dir)
-    texts = {d: p.read_text(encoding="utf-8") for d, p in files.items()}
-    outgoing = {d: outgoing_lines(t.splitlines()) for d, t in texts.items()}
-    for day, found in links.items():
-        if day in files:
-            outgoing[day] = [link.line() for link in found]
-    back: dict[str, list[str]] = {}
-    for day in sorted(outgoing):
-        for line in outgoing[day]:
-            m = _LINK.match(line)
-            if m and m.group(1) != day:
-                back.setdefault(m.group(1), []).append(f"- [[{day}]]{m.group(2)}")
-    written = []
-    for day, path in files.items():
-        lines = texts[day].splitlines()
-        span = _span(lines)
-        old = lines[span[0] : span[1] + 1] if span else []
-        block = render_related(outgoing[day], back.get(day, []))
-        if block == old:
-            continue
-        write_text_atomic("\n".join(_place(lines, block)) + "\n", path)
-        written.append(path)
-    log.info("links: %d daily file(s) rewritten of %d", len(written), len(files))
-    return written
-
-
-def refresh_backlinks(vault_dir: Path) -> list[Path]:
-    """Vault -> every `### Linked from` re-derived from the outgoing links; files changed."""
-    return write_related(vault_dir, {})
-
-
-def link_days(
+def find_links(
     table: lancedb.table.Table,
-    vault_dir: Path,
     days: Sequence[str],
+    existing: Collection[str],
     now: datetime,
     llm: LLM | None = None,
 ) -> LinkReport:
-    """Days to link -> their related blocks (and their targets' backlinks) written; report."""
+    """Days to link + the days that have a daily file -> each day's outgoing links, in a report."""
     report = LinkReport()
     for day in sorted(set(days)):
-        if memory_path(vault_dir, day).exists():
+        if day in existing:
             # After one failure the model is not asked again in this run: each attempt
             # would wait out its retries.
             judge = None if report.llm_failed else llm
-            report.links[day] = day_links(table, vault_dir, day, now, judge, report)
-    report.written = write_related(vault_dir, report.links)
+            report.links[day] = day_links(table, existing, day, now, judge, report)
     log.info("links: %s", {k: v for k, v in report.as_dict().items() if k != "written"})
     return report

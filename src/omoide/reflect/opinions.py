@@ -22,21 +22,23 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Literal
 
+import lancedb
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from pydantic import BaseModel, Field
 
 from omoide.core.errors import EmbeddingMismatchError, LLMOutputError, OmoideError
-from omoide.core.files import write_text_atomic
 from omoide.core.ids import stable_id
+from omoide.core.schemas import OPINIONS
 from omoide.llm.base import LLM
-from omoide.memory.summarize_prompts import FENCE, fenced
+from omoide.llm.fence import FENCE, fenced
 from omoide.reflect.entities import entity_slug
+from omoide.store.opinions_table import read_opinion_rows, upsert_opinion_rows
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,6 @@ MAX_STEP = 0.1  # hard cap on |delta| per piece of evidence
 # facts 0.27-0.33. Candidates go to the LLM from 0.45; the rule alone needs near-paraphrase.
 CANDIDATE_MIN_SIM = 0.45
 RULE_MIN_SIM = 0.8
-HISTORY_SHOWN = 10  # history steps on the page; the table keeps them all
 MAX_CANDIDATES = 3  # opinions judged per fact, most similar first (bounds LLM calls)
 EVIDENCE_KINDS = ("W", "B", "O", "S")
 REQUIRED = ("memory_id", "ts", "kind", "entities", "content", "confidence", "vector")
@@ -342,89 +343,47 @@ def changes_markdown(changes: Sequence[OpinionChange]) -> str:
     return "\n".join(lines)
 
 
-def memories_index(rows: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """Memory rows -> {memory_id: row dict} for rendering citations."""
-    cols = [c for c in ("memory_id", "day", "kind", "source") if c in rows.columns]
-    return {r["memory_id"]: r for r in rows[cols].to_dict("records")}
-
-
-def _cite(mid: str, memories_by_id: Mapping[str, Mapping[str, Any]]) -> str:
-    """Memory id -> its citation `path#Lnn` and id (the id alone when the row is unknown)."""
-    source = (memories_by_id.get(mid) or {}).get("source")
-    return f"`{source}` (`{mid}`)" if source else f"`{mid}`"
-
-
-def _day(entry: HistoryEntry, memories_by_id: Mapping[str, Mapping[str, Any]]) -> str:
-    """History entry -> the memory's local day, else the UTC date of the evidence."""
-    return str((memories_by_id.get(entry.memory_id) or {}).get("day") or entry.at.date())
-
-
-def _section(op: Opinion, memories_by_id: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Opinion -> its Markdown section: confidence, evidence citations, compact history."""
-    ents = " ".join("@" + e.replace(" ", "_") for e in op.entities)
-    first = op.history[0].confidence_after if op.history else op.confidence
-    lines = [
-        f"## {op.statement}",
-        "",
-        f"- confidence **{op.confidence:.2f}** · stated at {first:.2f} on "
-        f"{_day(op.history[0], memories_by_id) if op.history else op.stated_at.date()} · "
-        f"last updated {op.last_updated.date()}" + (f" · {ents}" if ents else ""),
-        f"- stated in: {_cite(op.origin_id, memories_by_id)}",
+def opinion_rows(opinions: Sequence[Opinion]) -> pa.Table:
+    """Opinions -> rows in the OPINIONS schema (the `opinions` table's shape)."""
+    rows = [
+        {
+            **{k: getattr(o, k) for k in ("opinion_id", "statement", "confidence", "origin_id")},
+            "entities": list(o.entities),
+            "stated_at": o.stated_at,
+            "last_updated": o.last_updated,
+            "supporting_ids": list(o.supporting_ids),
+            "contradicting_ids": list(o.contradicting_ids),
+            "history": [asdict(h) for h in o.history],
+            "vector": list(o.vector),
+        }
+        for o in opinions
     ]
-    for label, ids in (
-        ("supported by", op.supporting_ids),
-        ("contradicted by", op.contradicting_ids),
-    ):
-        shown = "; ".join(_cite(m, memories_by_id) for m in ids) or "none yet"
-        lines.append(f"- {label} ({len(ids)}): {shown}")
-    lines.append("- history:")
-    hidden = max(0, len(op.history) - HISTORY_SHOWN)
-    if hidden:
-        lines.append(f"  - … {hidden} earlier steps (kept in the `opinions` table)")
-    for h in op.history[hidden:]:
-        move = "stated" if h.reason == "stated" else f"{h.delta:+.3f}"
-        lines.append(
-            f"  - {_day(h, memories_by_id)} {move} → {h.confidence_after:.2f}"
-            + ("" if h.reason == "stated" else f" — {h.reason}")
-            + f" — `{h.memory_id}`"
-        )
-    return [*lines, ""]
+    return pa.Table.from_pylist(rows, schema=OPINIONS)
 
 
-def render_opinions(
-    opinions: Sequence[Opinion], memories_by_id: Mapping[str, Mapping[str, Any]]
-) -> str:
-    """Opinions + memory rows by id -> the text of vault/bank/opinions.md."""
-    lines = [
-        "---",
-        "tags: [omoide, opinions]",
-        "---",
-        "# Opinions",
-        "",
-        "Generated by omoide from the `opinions` table; the whole page is rewritten on each run.",
-        f"Confidence moves by at most {MAX_STEP:.2f} per piece of evidence; every entry cites "
-        "the memories it rests on (`path#Lnn` and memory id).",
-        "",
-    ]
-    if not opinions:
-        lines += ["No opinions yet: retain one as `O(c=0.8) @entity: statement`.", ""]
-    for op in sorted(opinions, key=lambda o: (o.stated_at, o.origin_id)):
-        lines += _section(op, memories_by_id)
-    return "\n".join(lines).rstrip("\n") + "\n"
+def opinion_from_row(row: Mapping[str, Any]) -> Opinion:
+    """Stored OPINIONS row -> Opinion."""
+    return Opinion(
+        opinion_id=row["opinion_id"],
+        statement=row["statement"],
+        entities=tuple(row["entities"] or ()),
+        confidence=row["confidence"],
+        stated_at=row["stated_at"],
+        origin_id=row["origin_id"],
+        last_updated=row["last_updated"],
+        vector=tuple(row["vector"] or ()),
+        supporting_ids=tuple(row["supporting_ids"] or ()),
+        contradicting_ids=tuple(row["contradicting_ids"] or ()),
+        history=tuple(HistoryEntry(**h) for h in row["history"] or ()),
+    )
 
 
-def opinions_page(vault_dir: Path) -> Path:
-    """Vault root -> path of the opinions page."""
-    return vault_dir / "bank" / "opinions.md"
+def load_opinions(table: lancedb.table.Table) -> list[Opinion]:
+    """Opinions table -> every opinion, ordered by when it was stated."""
+    ops = [opinion_from_row(r) for r in read_opinion_rows(table)]
+    return sorted(ops, key=lambda o: (o.stated_at, o.origin_id))
 
 
-def write_opinions_page(
-    vault_dir: Path, opinions: Sequence[Opinion], memories_by_id: Mapping[str, Mapping[str, Any]]
-) -> tuple[Path, bool]:
-    """Opinions -> vault/bank/opinions.md written only when its text changed; (path, changed)."""
-    path = opinions_page(vault_dir)
-    text = render_opinions(opinions, memories_by_id)
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return path, False
-    write_text_atomic(text, path)
-    return path, True
+def upsert_opinions(table: lancedb.table.Table, opinions: Sequence[Opinion]) -> int:
+    """Opinions -> merged into the table by opinion_id, unchanged ones skipped; rows written."""
+    return upsert_opinion_rows(table, opinion_rows(opinions))

@@ -140,6 +140,17 @@ def memory_ids(table: lancedb.table.Table) -> list[str]:
     return table.search().select(["memory_id"]).limit(None).to_arrow()["memory_id"].to_pylist()
 
 
+def memory_rows(
+    table: lancedb.table.Table, kinds: Sequence[str] | None = None, with_vectors: bool = False
+) -> pd.DataFrame:
+    """Memories table (+ kinds) -> those rows; vectors only when asked (they are the bulk of the bytes)."""
+    columns = [f.name for f in table.schema if with_vectors or f.name != "vector"]
+    query = table.search()
+    if kinds is not None:
+        query = query.where(f"kind IN ({sql_list(kinds)})")
+    return query.select(columns).limit(None).to_pandas()
+
+
 def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
     """Table + local day -> that day's rows (all columns), ordered by ts and memory_id."""
     frame = table.search().where(f"day = {sql_str(day)}").to_pandas()

@@ -11,24 +11,19 @@ import pandas as pd
 import pytest
 
 from omoide.core.errors import OmoideError
+from omoide.core.markers import GENERATED
 from omoide.reflect.entities import (
-    GENERATED,
     canonical_entities,
     collect_entities,
-    entity_report,
-    entity_slug,
-    page_path,
-    resolve_slug,
-    write_entity_pages,
-)
-from omoide.store.entities_table import (
     entity_records,
-    entity_report_from_store,
-    open_entities,
-    read_entities,
-    upsert_entities,
+    entity_slug,
+    entity_views,
+    resolve_slug,
 )
+from omoide.reflect.entity_report import entity_report, entity_report_from_store
+from omoide.store.entities_table import open_entities, read_entities, upsert_entities
 from omoide.store.memories import open_memories, upsert_memories
+from omoide.vault.entity_pages import page_path, write_entity_pages
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -154,7 +149,7 @@ def test_display_name_prefers_the_full_name_and_reads_underscores_as_spaces():
 
 def test_page_has_cited_timeline_summary_and_related_wikilinks(tmp_path: Path):
     memories = frame()
-    written = write_entity_pages(tmp_path, collect_entities(memories), memories, NOW)
+    written = write_entity_pages(tmp_path, entity_views(collect_entities(memories), memories, NOW))
     assert sorted(p.name for p in written) == ["mina.md", "peter.md", "warelay.md"]
     text = page_path(tmp_path, "peter").read_text()
     assert text.startswith("---\nname: Peter\n")
@@ -178,24 +173,24 @@ def test_page_has_cited_timeline_summary_and_related_wikilinks(tmp_path: Path):
 def test_page_writes_are_idempotent(tmp_path: Path):
     memories = frame()
     ents = collect_entities(memories)
-    write_entity_pages(tmp_path, ents, memories, NOW)
+    write_entity_pages(tmp_path, entity_views(ents, memories, NOW))
     path = page_path(tmp_path, "peter")
     before = path.stat().st_mtime_ns
-    assert write_entity_pages(tmp_path, ents, memories, NOW) == []
+    assert write_entity_pages(tmp_path, entity_views(ents, memories, NOW)) == []
     assert path.stat().st_mtime_ns == before
     more = pd.concat([memories, pd.DataFrame([rec("m8", "Peter again", ["Peter"], 0.5)])])
-    assert write_entity_pages(tmp_path, collect_entities(more), more, NOW) == [path]
+    assert write_entity_pages(tmp_path, entity_views(collect_entities(more), more, NOW)) == [path]
 
 
 def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
     first = pd.DataFrame([rec("a", "x", ["Peter"], 3), rec("b", "y", ["Mina"], 2)])
-    write_entity_pages(tmp_path, collect_entities(first), first, NOW)
+    write_entity_pages(tmp_path, entity_views(collect_entities(first), first, NOW))
     own = page_path(tmp_path, "mina")
     own.write_text("# Mina\nmy own notes\n")
     later = pd.concat(
         [first, pd.DataFrame([rec("c", "z", ["Peter Schmidt"], 1), rec("d", "w", ["Mina K"], 1)])]
     )
-    write_entity_pages(tmp_path, collect_entities(later), later, NOW)
+    write_entity_pages(tmp_path, entity_views(collect_entities(later), later, NOW))
     assert not page_path(tmp_path, "peter").exists()
     assert page_path(tmp_path, "peter-schmidt").exists()
     assert own.read_text() == "# Mina\nmy own notes\n"
@@ -232,15 +227,15 @@ def test_entities_table_upsert_is_idempotent(tmp_path: Path):
     memories = frame()
     ents = collect_entities(memories)
     table = open_entities(tmp_path / "db")
-    first = upsert_entities(table, entity_records(ents, memories, NOW))
+    first = upsert_entities(table, entity_records(entity_views(ents, memories, NOW), NOW))
     assert (first.inserted, first.updated, first.unchanged) == (3, 0, 0)
     version = table.version
     # The same rows again: nothing written, no new table version.
-    again = upsert_entities(table, entity_records(ents, memories, NOW))
+    again = upsert_entities(table, entity_records(entity_views(ents, memories, NOW), NOW))
     assert (again.inserted, again.updated, again.unchanged) == (0, 0, 3)
     assert table.version == version and table.count_rows() == 3
     later = NOW + timedelta(days=2)
-    moved = upsert_entities(table, entity_records(ents, memories, later))
+    moved = upsert_entities(table, entity_records(entity_views(ents, memories, later), later))
     assert (moved.inserted, moved.updated) == (0, 3)  # days since last changed
     assert table.count_rows() == 3
     rows = read_entities(table)
@@ -249,7 +244,9 @@ def test_entities_table_upsert_is_idempotent(tmp_path: Path):
     assert list(peter["related"]) == ["mina"] and list(peter["related_counts"]) == [1]
     assert peter["n_memories"] == 4 and peter["relationship_type"]
     only_peter = [e for e in ents if e.slug == "peter"]
-    pruned = upsert_entities(table, entity_records(only_peter, memories, later), prune=True)
+    pruned = upsert_entities(
+        table, entity_records(entity_views(only_peter, memories, later), later), prune=True
+    )
     assert pruned.deleted == 2 and table.count_rows() == 1
 
 
@@ -260,7 +257,7 @@ def test_entity_report_from_store_reads_only_that_entity(tmp_path: Path):
     upsert_memories(mem_table, memories, emb, NOW)
     ent_table = open_entities(tmp_path / "db")
     ents = collect_entities(memories)
-    upsert_entities(ent_table, entity_records(ents, memories, NOW))
+    upsert_entities(ent_table, entity_records(entity_views(ents, memories, NOW), NOW))
     for name in ("@peter", "Peter", "PÉTER"):
         report = entity_report_from_store(ent_table, mem_table, name, NOW)
         assert report["slug"] == "peter"

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from omoide.core.errors import LLMOutputError
 from omoide.embed.minilm import MiniLMEmbedder
-from omoide.memory.summarize_prompts import FENCE
+from omoide.llm.fence import FENCE
 from omoide.reflect.episodes import EpisodeLabel, clusters, episodes, episodes_between, top_terms
 from omoide.store.memories import open_memories, upsert_memories
 

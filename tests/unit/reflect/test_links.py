@@ -10,23 +10,23 @@ import pytest
 from pydantic import BaseModel
 
 from omoide.core.errors import LLMUnavailableError
+from omoide.core.markers import END as MAIN_END
 from omoide.embed.minilm import MiniLMEmbedder
+from omoide.llm.fence import FENCE
 from omoide.memory.day_summary import DaySummary, Fact
-from omoide.memory.summarize_prompts import FENCE
-from omoide.reflect.links import (
+from omoide.reflect.links import LinkReport, LinkVerdict, find_links
+from omoide.store.memories import open_memories, upsert_memories
+from omoide.vault.daily import memory_path, write_daily
+from omoide.vault.related import (
     BACK_HEADING,
     BEGIN,
     END,
     HEADING,
-    LinkVerdict,
-    link_days,
+    day_files,
     outgoing_lines,
     refresh_backlinks,
     write_related,
 )
-from omoide.store.memories import open_memories, upsert_memories
-from omoide.vault.daily import END as MAIN_END
-from omoide.vault.daily import memory_path, write_daily
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 D1, D2, D3, D4 = "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"
@@ -115,6 +115,13 @@ def world(tmp_path: Path, emb: MiniLMEmbedder):
         with path.open("a", encoding="utf-8") as fh:
             fh.write("\nAfterthought by hand.\n")
     return table, vault
+
+
+def link_days(table, vault: Path, days: list[str], now: datetime, llm=None) -> LinkReport:
+    """What the links step does: find the days' links, then write every related block."""
+    report = find_links(table, days, set(day_files(vault)), now, llm)
+    report.written = write_related(vault, report.links)
+    return report
 
 
 def block(vault: Path, day: str) -> list[str]:

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from omoide.core.errors import LLMOutputError
-from omoide.memory.summarize_prompts import FENCE
+from omoide.llm.fence import FENCE
 from omoide.reflect.opinions import (
     CANDIDATE_MIN_SIM,
     ETA,
@@ -19,13 +19,13 @@ from omoide.reflect.opinions import (
     Judgement,
     changes_markdown,
     has_negation,
-    memories_index,
-    render_opinions,
+    load_opinions,
     step,
     update_opinions,
-    write_opinions_page,
+    upsert_opinions,
 )
-from omoide.store.opinions_table import load_opinions, open_opinions, upsert_opinions
+from omoide.store.opinions_table import open_opinions
+from omoide.vault.opinions_page import memories_index, render_opinions, write_opinions_page
 
 T0 = datetime(2026, 11, 14, 9, tzinfo=UTC)
 NOW = datetime(2026, 11, 22, 3, tzinfo=UTC)

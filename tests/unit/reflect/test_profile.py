@@ -7,21 +7,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from omoide.core.files import write_bytes_if_changed
 from omoide.profile.bigfive import Analysis, BigFive, offline_big_five
+from omoide.profile.history import load_analyses, record_analysis
 from omoide.profile.integrated import (
     ProfileState,
     build_profile,
-    citations,
     current_analysis,
     load_profile,
     needs_rebuild,
     refresh_profile,
     save_profile,
-    write_profile_page,
 )
 from omoide.profile.ipip import quiz_analysis
-from omoide.profile.radar import radar_png, write_radar
-from omoide.store.profile_table import load_analyses, open_profile_history, record_analysis
+from omoide.profile.radar import radar_png
+from omoide.store.profile_table import open_profile_history
+from omoide.vault.profile_page import citations, write_profile_page
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -221,10 +222,12 @@ def test_radar_png_is_deterministic_and_written_once(tmp_path: Path):
     assert data.startswith(b"\x89PNG") and data == radar_png(series, "quiz")
     assert b"Matplotlib" not in data  # no version stamp in the metadata
     path = tmp_path / "r.png"
-    assert write_radar(path, series, "quiz")
+    assert write_bytes_if_changed(data, path)
     mtime = path.stat().st_mtime_ns
-    assert not write_radar(path, series, "quiz") and path.stat().st_mtime_ns == mtime
-    assert write_radar(path, {"quiz": {**series["quiz"], "openness": 0.2}}, "quiz")
+    assert not write_bytes_if_changed(radar_png(series, "quiz"), path)
+    assert path.stat().st_mtime_ns == mtime
+    changed = radar_png({"quiz": {**series["quiz"], "openness": 0.2}}, "quiz")
+    assert write_bytes_if_changed(changed, path)
 
 
 @pytest.mark.parametrize("empty", [True])

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from omoide.core.markers import BEGIN, END, without_pipeline_block
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.notes import collect as collect_notes
 from omoide.memory.day_summary import DaySummary, Fact, Highlight
-from omoide.vault.daily import BEGIN, END, memory_path, without_pipeline_block, write_daily
+from omoide.vault.daily import memory_path, write_daily
 
 FACT = Fact(
     "O",

@@ -45,9 +45,9 @@ from markdown_it import MarkdownIt
 
 from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
+from omoide.core.markers import without_pipeline_block
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.base import Collected, Reject, events_frame, read_source, visible_files
-from omoide.vault.daily import without_pipeline_block
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,107 @@
+"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency (one JSON object each with --json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from omoide.core.settings import get_settings
+
+out = Console()
+bench_app = typer.Typer(
+    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency.", no_args_is_help=True
+)
+
+
+@bench_app.command("pii")
+def bench_pii(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSONL in the pii_dev format.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Score the sanitizer's PII detection: recall per type and overall precision."""
+    from omoide.bench.pii import score
+
+    result = score(data)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("type", "recall")
+    for t, r in result["recall"].items():
+        table.add_row(t, "n/a" if r is None else f"{r:.3f}")
+    out.print(table)
+    out.print(f"precision {result['precision']:.3f} over {result['cases']} cases")
+
+
+@bench_app.command("throughput")
+def bench_throughput(
+    events: Annotated[int, typer.Option(min=1000, help="Synthetic events to generate.")] = 100_000,
+    repeats: Annotated[int, typer.Option(min=1, help="Rounds; the fastest counts.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Time collect→sanitize→sessionize against a row-by-row reference and a bare regex scan."""
+    from omoide.bench.throughput import run_benchmark
+
+    result = run_benchmark(events, repeats=repeats)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("figure", "value")
+    for k, v in result.items():
+        table.add_row(k, f"{v:,.2f}" if isinstance(v, float) else str(v))
+    out.print(table)
+
+
+@bench_app.command("locomo")
+def bench_locomo(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSON in the LoCoMo format.")
+    ],
+    k: Annotated[str, typer.Option(help="Comma-separated cut-offs.")] = "5,10,25",
+    decay_lambda: Annotated[
+        float | None,
+        typer.Option(
+            help="Time decay λ while recalling (default: [recall] decay_lambda; 0 = none)."
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Only the first N conversations.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ingest each LoCoMo conversation through the pipeline's stages and score recall@k."""
+    from omoide.bench.locomo import run_locomo
+
+    ks = [int(x) for x in k.split(",") if x.strip()]
+    lam = get_settings().recall.decay_lambda if decay_lambda is None else decay_lambda
+    result = run_locomo(data, ks, decay_lambda=lam, limit=limit)
+    if as_json:
+        print(json.dumps(result))
+        return
+    cats = list(next(iter(result["recall_at"].values())))
+    table = Table("k", *cats, "mean words")
+    for kk, row in result["recall_at"].items():
+        table.add_row(kk, *(f"{row[c]:.1f}" for c in cats), str(result["mean_words"][kk]))
+    out.print(table)
+    out.print(f"{result['questions']} questions; embeddings {result['embed_model']}")
+
+
+@bench_app.command("recall")
+def bench_recall(
+    sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "10000,100000",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Recall latency p50/p95 against a bare vector query on the same table; ingest rate."""
+    from omoide.bench.recall import run_benchmark as run_recall_benchmark
+
+    result = run_recall_benchmark([int(x) for x in sizes.split(",") if x.strip()])
+    if as_json:
+        print(json.dumps(result))
+        return
+    out.print_json(json.dumps(result))

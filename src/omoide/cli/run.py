@@ -1,0 +1,190 @@
+"""The pipeline commands of the omoide CLI: init, sample, run, backfill, reflect, serve (they start Prefect)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from omoide.cli.runtime import flow_modules
+from omoide.core import progress
+from omoide.core.days import days_between, parse_day, yesterday
+from omoide.core.errors import OmoideError
+from omoide.core.settings import get_settings
+
+out = Console()
+err = Console(stderr=True)
+
+
+def init() -> None:
+    """Create OMOIDE_HOME with a starter omoide.toml listing the browser profiles found."""
+    from omoide.ingest.discover import browser_profiles, starter_toml
+
+    settings = get_settings()
+    for d in (settings.home, settings.lake_dir, settings.quarantine_dir, settings.vault_dir):
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    toml = settings.home / "omoide.toml"
+    if toml.exists():
+        out.print(f"{toml} exists; left unchanged.")
+        return
+    profiles = browser_profiles()
+    toml.write_text(starter_toml(profiles, _local_timezone()), encoding="utf-8")
+    out.print(
+        f"Wrote {toml} with {len(profiles)} browser profile(s). Edit it, then `omoide doctor`."
+    )
+
+
+def _local_timezone() -> str:
+    """This machine's IANA timezone name, or UTC when it cannot be told."""
+    link = Path("/etc/localtime")
+    if link.is_symlink() and "zoneinfo/" in str(link.resolve()):
+        return str(link.resolve()).split("zoneinfo/", 1)[1]
+    return "UTC"
+
+
+def sample(
+    days: Annotated[int, typer.Option(min=1, max=366, help="How many days.")] = 7,
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder to write (becomes an OMOIDE_HOME).")
+    ] = Path("sample"),
+    end: Annotated[str, typer.Option(help="Last sample day, YYYY-MM-DD.")] = "2026-11-20",
+) -> None:
+    """Write a deterministic sample week in the real source formats, plus its omoide.toml."""
+    from omoide.sample.generate import write_sample
+
+    first, last = write_sample(out_dir, days=days, end=parse_day(end))
+    out.print(f"{first} {last}")
+
+
+def run(
+    day: Annotated[
+        str | None, typer.Option(help="Local day YYYY-MM-DD (default: yesterday).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
+) -> None:
+    """Run the daily flow for one day."""
+    settings = get_settings()
+    the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
+    daily_module, _, _ = flow_modules(settings.home)
+    state = daily_module.daily(day=the_day, force=force, return_state=True)
+    if not state.is_completed():
+        raise OmoideError(state.message or f"daily run for {the_day} failed")
+    _print_day(state.result())
+
+
+def backfill(
+    start: Annotated[str, typer.Option(help="First day, YYYY-MM-DD.")],
+    end: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD (inclusive).")],
+    force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
+) -> None:
+    """Run the daily flow for every day from START to END; a failed day stops nothing."""
+    settings = get_settings()
+    first, last = parse_day(start), parse_day(end)
+    n = len(days_between(first, last))
+    _, backfill_module, _ = flow_modules(settings.home)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as bar:
+        job = bar.add_task("backfill", total=n)
+        progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
+        try:
+            state = backfill_module.backfill(start=first, end=last, force=force, return_state=True)
+        finally:
+            progress.install(None)
+    results = state.result(raise_on_failure=False) if state.is_completed() else None
+    if results is None:
+        raise OmoideError(state.message or "backfill failed")
+    table = Table("day", "status", "events", "sessions", "memories", "facts", "quarantined")
+    for d, r in results.items():
+        table.add_row(
+            d,
+            "ok",
+            *(str(r[c]) for c in ("events", "sessions", "memories", "facts", "quarantined")),
+        )
+    out.print(table)
+    settings_vault = settings.vault_dir / "memory"
+    out.print(f'digests in {settings_vault}; ask with `omoide recall "..."`')
+
+
+def _print_day(summary: dict) -> None:
+    """Daily summary -> a table on stdout."""
+    table = Table(
+        "source",
+        "status",
+        "events",
+        "added",
+        "quarantined",
+        "redactions",
+        title=f"omoide {summary['day']}",
+    )
+    for name, r in summary["sources"].items():
+        red = ", ".join(f"{k}={v}" for k, v in sorted(r["redactions"].items()) if v) or "-"
+        status = "cached" if r.get("cached") else "collected"
+        table.add_row(name, status, str(r["events"]), str(r["added"]), str(r["quarantined"]), red)
+    out.print(table)
+    s = summary["sessions"]
+    out.print(f"{s['sessions']} sessions from {s['events']} activity events ({s['compression']}×)")
+    d, m = summary["digest"], summary["memories"]
+    out.print(
+        f"digest by {d['produced_by']} → {d['vault']} ({d['facts']} facts, {d['llm_calls']} LLM calls); "
+        f"{m['memories']} memories in LanceDB ({m['embedded']} embedded now)"
+    )
+
+
+def reflect(
+    end: Annotated[
+        str | None, typer.Option(help="Last day of the window (default: today).")
+    ] = None,
+    days: Annotated[int, typer.Option(min=1, help="Days in the window.")] = 7,
+) -> None:
+    """Run the weekly reflection now: opinions, links, a fresh Big Five analysis, the profile."""
+    settings = get_settings()
+    _, _, reflect_module = flow_modules(settings.home)
+    state = reflect_module.reflect_flow(
+        end=parse_day(end) if end else None, days=days, return_state=True
+    )
+    if not state.is_completed():
+        raise OmoideError(state.message or "reflect failed")
+    r = state.result()
+    out.print(
+        f"{r['entities']} entities, {r['opinions']} opinions ({len(r['opinion_changes'])} moves), "
+        f"{r['links_written']} daily files relinked, analyses added: "
+        f"{', '.join(r['analyses_added']) or 'none'}; profile at {settings.vault_dir / 'bank'}"
+    )
+
+
+def serve() -> None:
+    """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
+    settings = get_settings()
+    daily_module, backfill_module, reflect_module = flow_modules(settings.home)
+    from prefect import serve as prefect_serve
+
+    out.print(
+        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill; "
+        "open the UI with `prefect server start`."
+    )
+    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
+
+
+def deployments(daily_module, backfill_module, timezone: str, reflect_module) -> list:  # noqa: ANN001
+    """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
+    from prefect.schedules import Cron
+
+    return [
+        daily_module.daily.to_deployment(
+            name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
+        ),
+        backfill_module.backfill.to_deployment(name="backfill"),
+        reflect_module.reflect_flow.to_deployment(
+            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
+        ),
+    ]

@@ -1,0 +1,105 @@
+"""Entity views -> `vault/bank/entities/<slug>.md` pages, rewritten only when their text changes.
+
+Pages are wholly pipeline-owned and carry the GENERATED marker; every line of them cites
+the memories it rests on. A page left under a slug that was merged away (`peter.md` after
+`Peter` joined `Peter Schmidt`) is removed only when omoide wrote it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from omoide.core.files import write_text_if_changed
+from omoide.core.markers import GENERATED
+from omoide.reflect.entities import Entity, EntityView, entity_slug
+
+log = logging.getLogger(__name__)
+
+PAGE_TAG = "omoide/entity"
+TIMELINE_MAX = 50  # most recent timeline lines on a page; older ones are counted
+LINE_CHARS = 240  # a timeline line's text is cut here
+
+
+def _line(row: Mapping[str, Any]) -> str:
+    """Memory row -> `DAY · KIND · text — `source` · `memory_id`` (one line, cited)."""
+    text = " ".join(str(row["content"]).split())
+    if len(text) > LINE_CHARS:
+        text = text[: LINE_CHARS - 1].rstrip() + "…"
+    return f"{row['day']} · {row['kind']} · {text} — `{row['source']}` · `{row['memory_id']}`"
+
+
+def _link_text(name: str) -> str:
+    """Display name -> safe as a wikilink's shown text (no `|`, `[`, `]`)."""
+    return " ".join(name.translate(str.maketrans("|[]", "   ")).split()) or "?"
+
+
+def _shared(n: int) -> str:
+    """Count -> `1 shared memory` / `n shared memories`."""
+    return f"{n} shared memory" if n == 1 else f"{n} shared memories"
+
+
+def entity_page(view: EntityView) -> str:
+    """Entity view -> its page: front matter, summary with key facts, timeline, related."""
+    entity, rows = view.entity, view.rows
+    front = {
+        "name": entity.name,
+        "aliases": [a for a in entity.aliases if a != entity.name],
+        "tags": [PAGE_TAG],
+    }
+    out = ["---", yaml.safe_dump(front, sort_keys=False, allow_unicode=True).rstrip(), "---"]
+    out += [GENERATED, "", f"# {entity.name}", "", "## Summary", "", view.summary]
+    if view.key_facts:
+        out += ["", "Most important:", ""]
+        out += [f"- {_line(r)}" for r in view.key_facts]
+    out += ["", "## Timeline", ""]
+    shown = rows[-TIMELINE_MAX:]
+    if len(rows) > len(shown):
+        out.append(f"_{len(rows) - len(shown)} earlier memories are not shown._")
+        out.append("")
+    out += [f"- {_line(r)}" for r in shown]
+    if view.related:
+        out += ["", "## Related", ""]
+        out += [f"- [[{s}|{_link_text(name)}]] ({_shared(n)})" for s, name, n in view.related]
+    return "\n".join(out) + "\n"
+
+
+def page_path(vault_dir: Path, slug: str) -> Path:
+    """Vault root + slug -> its entity page."""
+    return vault_dir / "bank" / "entities" / f"{slug}.md"
+
+
+def _drop_superseded(vault_dir: Path, entity: Entity, current: set[str]) -> int:
+    """Entity + current slugs -> our pages under its merged-away slugs removed (Peter -> Peter Schmidt)."""
+    removed = 0
+    for alias in entity.aliases:
+        path = page_path(vault_dir, entity_slug(alias))
+        if entity_slug(alias) in current or not path.exists():
+            continue
+        # Only a page this module wrote is removed; a user's own note of that name stays.
+        if GENERATED in path.read_text(encoding="utf-8").splitlines():
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def write_entity_pages(vault_dir: Path, views: Sequence[EntityView]) -> list[Path]:
+    """Entity views -> pages written; unchanged pages untouched, merged-away pages removed."""
+    current = {v.entity.slug for v in views}
+    written, removed = [], 0
+    for view in views:
+        path = page_path(vault_dir, view.entity.slug)
+        if write_text_if_changed(entity_page(view), path):
+            written.append(path)
+        removed += _drop_superseded(vault_dir, view.entity, current)
+    log.info(
+        "entity pages: %d written, %d unchanged, %d superseded removed",
+        len(written),
+        len(views) - len(written),
+        removed,
+    )
+    return written
