@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import lancedb
-from prefect import get_run_logger, task
+from prefect import Task, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.context import TaskRunContext
 from prefect.tasks import exponential_backoff
@@ -110,6 +110,21 @@ def _cache_key(
     return key
 
 
+def _step(
+    step: str, tables: Sequence[str], prompt_version: str = "", asks_llm: bool = False
+) -> Callable[[Callable[[ReflectInputs], dict[str, Any]]], Task]:
+    """Step name + the tables it reads (+ prompt version, whether it asks an LLM) -> its @task."""
+    return task(
+        name=f"reflect-{step}",
+        task_run_name=f"reflect-{step}-{{run.label}}",
+        cache_key_fn=_cache_key(step, tables, prompt_version),
+        persist_result=True,
+        result_serializer="json",
+        # A step that asks an LLM waits out a restarting Ollama; the others only a busy table.
+        **(LLM_RETRY if asks_llm else STORE_RETRY),
+    )
+
+
 def _memories(run: ReflectInputs) -> lancedb.table.Table:
     """Inputs -> the memories table, checked against the configured embedding model."""
     embedder = get_embedder(run.embed, run.llm_host)
@@ -127,14 +142,7 @@ def _traits(db_dir: Path) -> dict[str, float] | None:
     return current.scores.as_dict() if current is not None else None
 
 
-@task(
-    name="reflect-entities",
-    task_run_name="reflect-entities-{run.label}",
-    cache_key_fn=_cache_key("entities", ["memories", "profile_history"]),
-    persist_result=True,
-    result_serializer="json",
-    **STORE_RETRY,
-)
+@_step("entities", ["memories", "profile_history"])
 def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> entity pages and the entities table (with relationships); counts and new names."""
     rows = memory_rows(_memories(run))
@@ -153,14 +161,7 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     }
 
 
-@task(
-    name="reflect-opinions",
-    task_run_name="reflect-opinions-{run.label}",
-    cache_key_fn=_cache_key("opinions", ["memories"], opinions.PROMPT_VERSION),
-    persist_result=True,
-    result_serializer="json",
-    **LLM_RETRY,
-)
+@_step("opinions", ["memories"], opinions.PROMPT_VERSION, asks_llm=True)
 def reflect_opinions(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> opinions moved by new evidence, the opinions table and page; the moves."""
     memories = _memories(run)
@@ -178,14 +179,7 @@ def reflect_opinions(run: ReflectInputs) -> dict[str, Any]:
     return {"opinions": len(found), "opinion_changes": lines}
 
 
-@task(
-    name="reflect-links",
-    task_run_name="reflect-links-{run.label}",
-    cache_key_fn=_cache_key("links", ["memories"], links.PROMPT_VERSION),
-    persist_result=True,
-    result_serializer="json",
-    **LLM_RETRY,
-)
+@_step("links", ["memories"], links.PROMPT_VERSION, asks_llm=True)
 def reflect_links(run: ReflectInputs) -> dict[str, Any]:
     """Memories + the window's days -> `## Related Memories` blocks and backlinks; files rewritten."""
     existing = set(day_files(run.vault_dir))
@@ -197,14 +191,7 @@ def reflect_links(run: ReflectInputs) -> dict[str, Any]:
     return {"links_written": len(found.written)}
 
 
-@task(
-    name="reflect-episodes",
-    task_run_name="reflect-episodes-{run.label}",
-    cache_key_fn=_cache_key("episodes", ["memories"], episodes.PROMPT_VERSION),
-    persist_result=True,
-    result_serializer="json",
-    **LLM_RETRY,
-)
+@_step("episodes", ["memories"], episodes.PROMPT_VERSION, asks_llm=True)
 def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
     """Memories of the window -> clusters of related memories on `bank/episodes.md`; how many."""
     first, last = min(run.days), max(run.days)
@@ -216,14 +203,7 @@ def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
     return {"episodes": len(found)}
 
 
-@task(
-    name="reflect-bigfive",
-    task_run_name="reflect-bigfive-{run.label}",
-    cache_key_fn=_cache_key("bigfive", ["memories"], bigfive.PROMPT_VERSION),
-    persist_result=True,
-    result_serializer="json",
-    **LLM_RETRY,
-)
+@_step("bigfive", ["memories"], bigfive.PROMPT_VERSION, asks_llm=True)
 def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> a Big Five analysis (offline estimate, and the LLM's) when one is due; added."""
     rows = memory_rows(_memories(run))
@@ -243,14 +223,7 @@ def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     return {"analyses_added": [a.source for a in found if record_analysis(history, a)]}
 
 
-@task(
-    name="reflect-profile",
-    task_run_name="reflect-profile-{run.label}",
-    cache_key_fn=_cache_key("profile", ["memories", "profile_history"]),
-    persist_result=True,
-    result_serializer="json",
-    **STORE_RETRY,
-)
+@_step("profile", ["memories", "profile_history"])
 def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     """Memories + analyses -> the integrated profile (rebuilt on its triggers) and `bank/profile.md`."""
     rows = memory_rows(_memories(run))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,35 +18,31 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-def _temp_beside(path: Path) -> tuple[int, str]:
-    """Target path -> (fd, name) of a fresh temp file in its (private) folder."""
+@contextmanager
+def _replacing(path: Path) -> Iterator[str]:
+    """Target path -> a temp file name beside it (private folder), moved onto the path when the block succeeds."""
     private_dir(path.parent)
-    return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-
-
-def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
-    """Arrow table -> parquet at path, via a temp file + os.replace (never half-written)."""
-    fd, tmp = _temp_beside(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        yield tmp
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
+    """Arrow table -> parquet at path, via a temp file + os.replace (never half-written)."""
+    with _replacing(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
     return path
 
 
 def write_bytes_atomic(data: bytes, path: Path) -> Path:
     """Bytes -> file at path, via a temp file + os.replace."""
-    fd, tmp = _temp_beside(path)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with _replacing(path) as tmp:
+        Path(tmp).write_bytes(data)
     return path
 
 
