@@ -10,6 +10,8 @@ from prefect import flow, get_run_logger
 from omoide.core import progress
 from omoide.core.days import days_between
 from omoide.core.errors import OmoideError
+from omoide.core.settings import get_settings
+from omoide.core.writer_lock import writer_lock
 from omoide.flows.daily import daily
 from omoide.tasks.artifacts import publish_markdown
 
@@ -21,6 +23,13 @@ class BackfillIncomplete(OmoideError):
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
 def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
     """Inclusive day range -> the daily flow run for each day; summary per day."""
+    settings = get_settings()
+    with writer_lock(settings.home, "backfill flow", settings.lock_timeout_s):
+        return _run_days(start, end, force)
+
+
+def _run_days(start: date, end: date, force: bool) -> dict[str, Any]:
+    """The backfill flow's body, run while the home's writer lock is held."""
     results: dict[str, Any] = {}
     for day in days_between(start, end):
         state = daily(day=day, force=force, return_state=True)

@@ -11,11 +11,13 @@ from prefect.runtime import flow_run
 
 from omoide.core.days import yesterday
 from omoide.core.errors import OmoideError
-from omoide.core.settings import get_settings
+from omoide.core.settings import Settings, get_settings
+from omoide.core.writer_lock import writer_lock
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_source
+from omoide.tasks.repair import repair_lancedb
 from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
 
@@ -42,6 +44,19 @@ def daily(
 ) -> dict[str, Any]:
     """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories."""
     settings = get_settings()
+    with writer_lock(settings.home, "daily flow", settings.lock_timeout_s):
+        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force)
+
+
+def _run_day(
+    settings: Settings,
+    day: date | None,
+    session_gap_s: float | None,
+    min_dwell_s: float | None,
+    excluded_domains: list[str] | None,
+    force: bool,
+) -> dict[str, Any]:
+    """The daily flow's body, run while the home's writer lock is held."""
     now = datetime.now(UTC)
     day = day or yesterday(settings.timezone, now)
     excluded = settings.excluded_domains if excluded_domains is None else excluded_domains
@@ -104,6 +119,7 @@ def daily(
         llm_host=settings.llm.host,
         now=now,
     )
+    repaired = repair_lancedb(settings.lancedb_dir)
     stored = embed_day.with_options(
         refresh_cache=(force or not settings.lancedb_dir.exists()) or None
     )(**emb_args)
@@ -115,6 +131,7 @@ def daily(
         "digest": digest,
         "memories": stored,
         "reflect": reflected,
+        "repaired": repaired,
         "failures": failures,
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")

@@ -12,6 +12,7 @@ from prefect.runtime import flow_run
 from omoide.core.days import local_day
 from omoide.core.errors import OmoideError
 from omoide.core.settings import LLMSettings, Settings, get_settings
+from omoide.core.writer_lock import writer_lock
 from omoide.reflect.report import merge_results
 from omoide.tasks.reflect import (
     ReflectInputs,
@@ -122,9 +123,9 @@ def reflect_flow(
     end = end or local_day(now, settings.timezone)
     window = [(end - timedelta(days=i)).isoformat() for i in range(days)][::-1]
     label = f"{window[0]}..{window[-1]}" if window else end.isoformat()
-    report = reflect_steps(
-        settings, choose_llm(settings.llm), window, label, now, analyse=analyse, force=force
-    )
+    with writer_lock(settings.home, "reflect flow", settings.lock_timeout_s):
+        llm = choose_llm(settings.llm)
+        report = reflect_steps(settings, llm, window, label, now, analyse=analyse, force=force)
     if report["failed"]:
         raise ReflectIncomplete(reflect_failure(label, report))
     return report

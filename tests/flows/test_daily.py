@@ -10,7 +10,7 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
-from omoide.sample.generate import write_sample
+from omoide.sample import write_sample
 from omoide.store.lake import read_events, read_sessions
 from omoide.store.quarantine import read_quarantine
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import lancedb
 import pytest
 
-from omoide.sample.generate import write_sample
+from omoide.sample import write_sample
 from omoide.vault.daily import memory_path
 from tests import ollama_server
 from tests.flows.test_daily import task_states

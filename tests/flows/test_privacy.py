@@ -10,7 +10,11 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.settings import get_current_settings
 
-from omoide.sample.generate import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
+from omoide.sample import content, write_sample
+
+PII_SAMPLES = content().pii_samples
+LOOKALIKES = content().lookalikes
+INJECTION_TITLE = content().injection_title
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from omoide.core.errors import LLMUnavailableError
-from omoide.sample.generate import write_sample
+from omoide.sample import write_sample
 from omoide.vault.daily import memory_path
 from tests.flows.test_daily import task_states
 

@@ -42,7 +42,7 @@ def test_sample_writes_sources_and_prints_first_and_last_day(tmp_path: Path, omo
 
 
 def test_doctor_reports_sources(tmp_path: Path, omoide_home: Path):
-    from omoide.sample.generate import write_sample
+    from omoide.sample import write_sample
 
     write_sample(omoide_home, days=1)
     r = omoide("doctor", home=omoide_home)

@@ -15,7 +15,11 @@ import pytest
 
 from omoide.core.errors import ConfigError
 from omoide.core.settings import get_settings
-from omoide.sample.generate import INJECTION_TITLE, LOOKALIKES, PII_SAMPLES, write_sample
+from omoide.sample import content, write_sample
+
+PII_SAMPLES = content().pii_samples
+LOOKALIKES = content().lookalikes
+INJECTION_TITLE = content().injection_title
 
 BERLIN = ZoneInfo("Europe/Berlin")
 CHROME_EPOCH_US = 11_644_473_600_000_000

@@ -15,6 +15,7 @@ from omoide.cli.doctor import doctor_command
 from omoide.cli.memory import recall_command, reindex_command
 from omoide.cli.reflect import entity_command, profile_app
 from omoide.core.errors import OmoideError
+from omoide.core.offline import go_offline
 
 app = typer.Typer(
     help="omoide: a private, local-first memory built from your own activity traces.",
@@ -35,6 +36,7 @@ err = Console(stderr=True)
 
 def main() -> None:
     """Console-script entry: run the app; domain errors become one line and exit code 1."""
+    go_offline()
     try:
         app()
     except OmoideError as exc:

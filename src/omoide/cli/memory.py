@@ -129,10 +129,12 @@ def recall_command(
 
 def reindex_command() -> None:
     """Drop the LanceDB memories and rebuild them from lake/facts with the configured embedder."""
+    from omoide.cli.runtime import writing
     from omoide.memory.reindex import reindex
 
     settings = get_settings()
-    stats = reindex(settings, datetime.now(UTC))
+    with writing(settings, "omoide reindex"):
+        stats = reindex(settings, datetime.now(UTC))
     out.print(
         f"Re-embedded {stats['memories']} memories of {stats['days']} day(s) with {stats['embed_model']}."
     )

@@ -117,7 +117,7 @@ def profile_command(
 @profile_app.command("quiz")
 def quiz_command() -> None:
     """Answer the 50 public-domain IPIP Big-Five items; stored as the 'quiz' analysis."""
-    from omoide.cli.runtime import flow_modules
+    from omoide.cli.runtime import flow_modules, writing
     from omoide.profile.history import record_analysis
     from omoide.profile.ipip import INSTRUCTIONS, SCALE, quiz_analysis, quiz_answers
     from omoide.store.profile_table import open_profile_history
@@ -131,10 +131,11 @@ def quiz_command() -> None:
         return typer.prompt(question, type=int)
 
     analysis = quiz_analysis(quiz_answers(ask), datetime.now(UTC))
-    added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
-    # The reflection over no new days rebuilds the profile page with the new analysis.
-    _, _, reflect_module = flow_modules(settings.home)
-    state = reflect_module.reflect_flow(days=0, analyse=False, return_state=True)
+    with writing(settings, "omoide profile quiz"):
+        added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
+        # The reflection over no new days rebuilds the profile page with the new analysis.
+        _, _, reflect_module = flow_modules(settings.home)
+        state = reflect_module.reflect_flow(days=0, analyse=False, return_state=True)
     if not state.is_completed():
         raise OmoideError(state.message or "the profile could not be rebuilt")
     scores = ", ".join(f"{t} {v:.2f}" for t, v in analysis.scores.as_dict().items())

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omoide.cli.runtime import flow_modules
+from omoide.cli.runtime import flow_modules, writing
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
 from omoide.core.errors import OmoideError
@@ -55,7 +55,7 @@ def sample(
     end: Annotated[str, typer.Option(help="Last sample day, YYYY-MM-DD.")] = "2026-11-20",
 ) -> None:
     """Write a deterministic sample week in the real source formats, plus its omoide.toml."""
-    from omoide.sample.generate import write_sample
+    from omoide.sample import write_sample
 
     first, last = write_sample(out_dir, days=days, end=parse_day(end))
     out.print(f"{first} {last}")
@@ -70,8 +70,9 @@ def run(
     """Run the daily flow for one day."""
     settings = get_settings()
     the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
-    daily_module, _, _ = flow_modules(settings.home)
-    state = daily_module.daily(day=the_day, force=force, return_state=True)
+    with writing(settings, f"omoide run --day {the_day}"):
+        daily_module, _, _ = flow_modules(settings.home)
+        state = daily_module.daily(day=the_day, force=force, return_state=True)
     if not state.is_completed():
         raise OmoideError(state.message or f"daily run for {the_day} failed")
     _print_day(state.result())
@@ -86,20 +87,23 @@ def backfill(
     settings = get_settings()
     first, last = parse_day(start), parse_day(end)
     n = len(days_between(first, last))
-    _, backfill_module, _ = flow_modules(settings.home)
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err, transient=False) as bar:
-        job = bar.add_task("backfill", total=n)
-        progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
-        try:
-            state = backfill_module.backfill(start=first, end=last, force=force, return_state=True)
-        finally:
-            progress.install(None)
+    with writing(settings, f"omoide backfill --start {first} --end {last}"):
+        _, backfill_module, _ = flow_modules(settings.home)
+        with Progress(*columns, console=err, transient=False) as bar:
+            job = bar.add_task("backfill", total=n)
+            progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
+            try:
+                state = backfill_module.backfill(
+                    start=first, end=last, force=force, return_state=True
+                )
+            finally:
+                progress.install(None)
     results = state.result(raise_on_failure=False) if state.is_completed() else None
     if results is None:
         raise OmoideError(state.message or "backfill failed")
@@ -148,10 +152,11 @@ def reflect(
 ) -> None:
     """Run the weekly reflection now: opinions, links, a fresh Big Five analysis, the profile."""
     settings = get_settings()
-    _, _, reflect_module = flow_modules(settings.home)
-    state = reflect_module.reflect_flow(
-        end=parse_day(end) if end else None, days=days, return_state=True
-    )
+    with writing(settings, "omoide reflect"):
+        _, _, reflect_module = flow_modules(settings.home)
+        state = reflect_module.reflect_flow(
+            end=parse_day(end) if end else None, days=days, return_state=True
+        )
     if not state.is_completed():
         raise OmoideError(state.message or "reflect failed")
     r = state.result()

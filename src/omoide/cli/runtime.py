@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+
+from omoide.core.offline import OFFLINE_ENV, go_offline
+from omoide.core.settings import Settings
+from omoide.core.writer_lock import describe, writer_lock
+
+err = Console(stderr=True)
 
 
 def prefect_environment(home: Path) -> dict[str, str]:
@@ -13,19 +24,15 @@ def prefect_environment(home: Path) -> dict[str, str]:
     return {
         "PREFECT_HOME": str(prefect_home),
         "PREFECT_LOCAL_STORAGE_PATH": str(prefect_home / "storage"),
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "DO_NOT_TRACK": "1",
-        "GX_ANALYTICS_ENABLED": "false",
         "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "WARNING"),
+        **OFFLINE_ENV,
     }
 
 
 def apply_prefect_environment(home: Path) -> None:
     """OMOIDE_HOME -> os.environ ready before Prefect is imported (privacy switches forced)."""
-    env = prefect_environment(home)
-    for key in ("PREFECT_SERVER_ANALYTICS_ENABLED", "DO_NOT_TRACK", "GX_ANALYTICS_ENABLED"):
-        os.environ[key] = env.pop(key)
-    for key, value in env.items():
+    go_offline()
+    for key, value in prefect_environment(home).items():
         os.environ.setdefault(key, value)
     (home / "prefect").mkdir(parents=True, exist_ok=True, mode=0o700)
 
@@ -38,3 +45,19 @@ def flow_modules(home: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
     import omoide.flows.reflect as reflect_module
 
     return daily_module, backfill_module, reflect_module
+
+
+@contextmanager
+def writing(settings: Settings, command: str) -> Iterator[None]:
+    """Settings + the command -> the home's writer lock held (before Prefect starts), saying so when it waits."""
+
+    def waiting(who: dict[str, Any]) -> None:
+        err.print(
+            f"omoide: waiting up to {settings.lock_timeout_s:.0f} s for {describe(who)} "
+            f"to finish writing {settings.home}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    with writer_lock(settings.home, command, settings.lock_timeout_s, on_wait=waiting):
+        yield

@@ -99,6 +99,8 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     embed: EmbedSettings = Field(default_factory=EmbedSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    # A second writer (a scheduled run overlapping a manual one) waits this long for the first.
+    lock_timeout_s: float = Field(600.0, ge=0)
 
     @field_validator("timezone")
     @classmethod

