@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+
+from omoide.core.offline import go_offline
 
 # Before anything imports Prefect: its home, database and results live in a temp dir.
 _PREFECT_HOME = Path(tempfile.mkdtemp(prefix="omoide-test-prefect-"))
 os.environ["PREFECT_HOME"] = str(_PREFECT_HOME)
 os.environ["PREFECT_LOCAL_STORAGE_PATH"] = str(_PREFECT_HOME / "storage")
-os.environ["PREFECT_SERVER_ANALYTICS_ENABLED"] = "false"
-os.environ["DO_NOT_TRACK"] = "1"
-os.environ["GX_ANALYTICS_ENABLED"] = "false"
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO")
+go_offline()  # every dependency's telemetry off, as wherever omoide starts
+
+# The real HTTP test servers (Ollama, aw-server) and a refused port, registered once for every test.
+from tests.aw_server import aw_server  # noqa: E402, F401
+from tests.ollama_server import fake_ollama, refused_host  # noqa: E402, F401
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -48,3 +53,41 @@ def eval_dir() -> Path:
     if not EVAL.exists():
         pytest.skip(f"evaluation data not found at {EVAL}")
     return EVAL
+
+
+@pytest.fixture
+def home_with_memories(omoide_home: Path) -> Path:
+    """A home whose lake holds three memories of 2026-11-20, embedded by `omoide reindex`."""
+    from omoide.core import schemas
+    from omoide.store.lake import write_facts
+    from tests.fakes import memory_row, memory_rows, run_cli
+
+    now = datetime(2026, 11, 21, 8, tzinfo=UTC)
+    rows = [
+        ("m1", "O", ["warelay"], "Lance is the right store for warelay.", 0.8, "L18"),
+        ("m2", "W", ["Peter"], "Peter moved to the platform team.", 1.0, "L17"),
+        ("m3", "note", [], "Baked sourdough with more water this time.", 1.0, "L5"),
+    ]
+    facts = memory_rows(
+        *(
+            memory_row(
+                mid,
+                text,
+                kind=kind,
+                now=now,
+                day="2026-11-20",
+                entities=ents,
+                confidence=conf,
+                importance=0.9,
+                backend="user",
+                source=f"notes/2026-11-20.md#{line}",
+                source_refs=[f"notes/2026-11-20.md#{line}"],
+            )
+            for mid, kind, ents, text, conf, line in rows
+        )
+    )
+    write_facts(omoide_home / "lake", date(2026, 11, 20), schemas.conform(facts, schemas.FACTS))
+    r = run_cli("reindex", home=omoide_home)
+    assert r.returncode == 0, r.stderr
+    assert "Re-embedded 3 memories of 1 day(s) with all-MiniLM-L6-v2-int8" in r.stdout
+    return omoide_home

@@ -15,7 +15,6 @@ from tests import ollama_server
 from tests.flows.test_daily import task_states
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
-fake_ollama = ollama_server.fake_ollama
 LAST = date(2026, 11, 20)
 
 

@@ -7,9 +7,7 @@ import logging
 import numpy as np
 import pytest
 
-from omoide.core.errors import LLMUnavailableError
 from omoide.embed.ollama import OllamaEmbedder
-from tests import ollama_server
 from tests.ollama_server import (
     CHAT_MODEL,
     EMBED_MODEL,
@@ -25,10 +23,6 @@ TEXTS = [
     "weekly review notes",
     "dinner recipes",
 ]
-
-# Imported by assignment (not `from ... import`) so linters see a use, not a redefinition.
-fake_ollama = ollama_server.fake_ollama
-refused_host = ollama_server.refused_host
 
 
 def embedder(host: str, model: str = CHAT_MODEL, **kw: object) -> OllamaEmbedder:
@@ -73,24 +67,6 @@ def test_task_prefixes_for_nomic(fake_ollama: FakeOllama) -> None:
     inputs = [b["input"] for b in fake_ollama.bodies("/api/embed")]
     assert inputs == [["search_document: a memory"], ["search_query: a question"]]
     assert fake_ollama.bodies("/api/embed")[0]["model"] == "nomic-embed-text"
-
-
-def test_500_then_success(fake_ollama: FakeOllama) -> None:
-    fake_ollama.fail_next(1, status=503)
-    assert embedder(fake_ollama.url, retries=1).embed(["x"]).shape == (1, fake_ollama.dim)
-    assert len(fake_ollama.bodies("/api/embed")) == 2
-
-
-def test_model_not_pulled(fake_ollama: FakeOllama) -> None:
-    with pytest.raises(LLMUnavailableError, match="ollama pull mxbai-embed-large"):
-        embedder(fake_ollama.url, model="mxbai-embed-large").embed(["x"])
-    assert len(fake_ollama.bodies("/api/embed")) == 1
-
-
-def test_refused_is_unavailable(refused_host: str) -> None:
-    with pytest.raises(LLMUnavailableError) as err:
-        embedder(refused_host, model=EMBED_MODEL, retries=1).embed(["x"])
-    assert refused_host in str(err.value) and EMBED_MODEL in str(err.value)
 
 
 def test_non_loopback_host_warns(caplog: pytest.LogCaptureFixture) -> None:

@@ -1,12 +1,9 @@
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -24,60 +21,44 @@ from omoide.reflect.entity_report import entity_report, entity_report_from_store
 from omoide.store.entities_table import open_entities, read_entities, upsert_entities
 from omoide.store.memories import open_memories, upsert_memories
 from omoide.vault.entity_pages import page_path, write_entity_pages
+from tests.fakes import FakeEmbedder, rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
-class FakeEmbedder:
-    """Deterministic test double: each text -> a fixed random unit vector."""
-
-    backend, model, dim = "fake", "fake-8", 8
-
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            seed = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
-            out[i] = np.random.default_rng(seed).standard_normal(self.dim)
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-
-def rec(
-    mid: str,
-    content: str,
-    entities: list[str],
-    days_ago: float,
-    kind: str = "note",
-    importance: float = 0.5,
-    confidence: float = 1.0,
-) -> dict:
-    ts = NOW - timedelta(days=days_ago)
-    day = ts.date().isoformat()
-    return {
-        "memory_id": mid,
-        "day": day,
-        "ts": ts,
-        "kind": kind,
-        "entities": entities,
-        "content": content,
-        "confidence": confidence,
-        "importance": importance,
-        "source": f"vault/memory/{day}.md#L{len(mid) + 3}",
-        "source_refs": [f"notes/{day}.md#L1"],
-        "backend": "collector",
-        "recorded_at": NOW,
-    }
+rec = rows_at(NOW)
 
 
 def frame() -> pd.DataFrame:
     return pd.DataFrame(
         [
-            rec("m1", "Lunch with @Peter and @Mina", ["Peter", "Mina"], 6),
-            rec("m2", "peter: ramen at 13:00?", ["peter"], 5, kind="chat", importance=0.4),
-            rec("m3", "Peter moved to the platform team.", ["Peter"], 4, kind="W", importance=0.9),
-            rec("m4", "Lance is right for warelay", ["warelay"], 3, kind="O", confidence=0.8),
-            rec("m5", "@Mina and I demoed the warelay fix", ["Mina", "warelay"], 2, kind="B"),
-            rec("m6", "Péter sent the ryokan booking", ["Péter"], 1, kind="chat"),
-            rec("m7", "no one here", [], 1),
+            rec("m1", "Lunch with @Peter and @Mina", 6, entities=["Peter", "Mina"]),
+            rec("m2", "peter: ramen at 13:00?", 5, entities=["peter"], kind="chat", importance=0.4),
+            rec(
+                "m3",
+                "Peter moved to the platform team.",
+                4,
+                entities=["Peter"],
+                kind="W",
+                importance=0.9,
+            ),
+            rec(
+                "m4",
+                "Lance is right for warelay",
+                3,
+                entities=["warelay"],
+                kind="O",
+                confidence=0.8,
+            ),
+            rec(
+                "m5",
+                "@Mina and I demoed the warelay fix",
+                2,
+                entities=["Mina", "warelay"],
+                kind="B",
+            ),
+            rec("m6", "Péter sent the ryokan booking", 1, entities=["Péter"], kind="chat"),
+            rec("m7", "no one here", 1, entities=[]),
         ]
     )
 
@@ -137,9 +118,9 @@ def test_collect_entities_from_a_small_frame():
 def test_display_name_prefers_the_full_name_and_reads_underscores_as_spaces():
     rows = pd.DataFrame(
         [
-            rec("a", "x", ["Peter"], 3),
-            rec("b", "y", ["Peter"], 2),
-            rec("c", "z", ["Peter_Schmidt"], 1),
+            rec("a", "x", 3, entities=["Peter"]),
+            rec("b", "y", 2, entities=["Peter"]),
+            rec("c", "z", 1, entities=["Peter_Schmidt"]),
         ]
     )
     (ent,) = collect_entities(rows)
@@ -178,17 +159,27 @@ def test_page_writes_are_idempotent(tmp_path: Path):
     before = path.stat().st_mtime_ns
     assert write_entity_pages(tmp_path, entity_views(ents, memories, NOW)) == []
     assert path.stat().st_mtime_ns == before
-    more = pd.concat([memories, pd.DataFrame([rec("m8", "Peter again", ["Peter"], 0.5)])])
+    more = pd.concat([memories, pd.DataFrame([rec("m8", "Peter again", 0.5, entities=["Peter"])])])
     assert write_entity_pages(tmp_path, entity_views(collect_entities(more), more, NOW)) == [path]
 
 
 def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
-    first = pd.DataFrame([rec("a", "x", ["Peter"], 3), rec("b", "y", ["Mina"], 2)])
+    first = pd.DataFrame(
+        [rec("a", "x", 3, entities=["Peter"]), rec("b", "y", 2, entities=["Mina"])]
+    )
     write_entity_pages(tmp_path, entity_views(collect_entities(first), first, NOW))
     own = page_path(tmp_path, "mina")
     own.write_text("# Mina\nmy own notes\n")
     later = pd.concat(
-        [first, pd.DataFrame([rec("c", "z", ["Peter Schmidt"], 1), rec("d", "w", ["Mina K"], 1)])]
+        [
+            first,
+            pd.DataFrame(
+                [
+                    rec("c", "z", 1, entities=["Peter Schmidt"]),
+                    rec("d", "w", 1, entities=["Mina K"]),
+                ]
+            ),
+        ]
     )
     write_entity_pages(tmp_path, entity_views(collect_entities(later), later, NOW))
     assert not page_path(tmp_path, "peter").exists()
@@ -251,7 +242,7 @@ def test_entities_table_upsert_is_idempotent(tmp_path: Path):
 
 
 def test_entity_report_from_store_reads_only_that_entity(tmp_path: Path):
-    emb = FakeEmbedder()
+    emb = FakeEmbedder(dim=8, whole_text=True)
     memories = frame()
     mem_table = open_memories(tmp_path / "db", emb.model, emb.dim)
     upsert_memories(mem_table, memories, emb, NOW)

@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from pydantic import BaseModel
 
 from omoide.core.errors import LLMOutputError
 from omoide.embed.minilm import MiniLMEmbedder
 from omoide.llm.fence import FENCE
 from omoide.reflect.episodes import EpisodeLabel, clusters, episodes, episodes_between, top_terms
 from omoide.store.memories import open_memories, upsert_memories
+from tests.fakes import FakeLLM
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 TRIP = [
@@ -82,27 +82,19 @@ def test_related_memories_form_labelled_episodes(emb):
     assert [e.to_json() for e in again] == [e.to_json() for e in found]
 
 
-class FakeLLM:
-    backend, model = "fake", "titler"
-
-    def __init__(self, fail: bool = False) -> None:
-        self.fail, self.prompts = fail, []
-
-    def generate(self, system: str, prompt: str, schema: type[BaseModel]) -> BaseModel:
-        self.prompts.append(prompt)
-        if self.fail:
-            raise LLMOutputError("not JSON")
-        assert schema is EpisodeLabel
-        return EpisodeLabel(label="Kyoto  trip" if "Kyoto" in prompt else "Sync bug")
+def titler(system: str, prompt: str, schema: type) -> EpisodeLabel:
+    """A fake LLM's answer: a label from what the prompt is about."""
+    assert schema is EpisodeLabel
+    return EpisodeLabel(label="Kyoto  trip" if "Kyoto" in prompt else "Sync bug")
 
 
 def test_llm_labels_and_falls_back_to_terms(emb):
     rows = frame(emb)
-    llm = FakeLLM()
+    llm = FakeLLM(titler, model="titler")
     labels = sorted(e.label for e in episodes(rows, llm=llm))
     assert labels == ["Kyoto trip", "Sync bug"]
-    assert all(f"<{FENCE}>" in p for p in llm.prompts)
-    failed = episodes(rows, llm=FakeLLM(fail=True))
+    assert all(f"<{FENCE}>" in p for p in llm.user_prompts)
+    failed = episodes(rows, llm=FakeLLM(LLMOutputError("not JSON")))
     assert all(e.labelled_by == "terms" and e.terms for e in failed)
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from pydantic import BaseModel
 
 from omoide.core.errors import LLMUnavailableError
 from omoide.core.markers import END as MAIN_END
@@ -27,6 +26,7 @@ from omoide.vault.related import (
     refresh_backlinks,
     write_related,
 )
+from tests.fakes import FakeLLM
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 D1, D2, D3, D4 = "2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19"
@@ -224,36 +224,30 @@ def test_main_writer_keeps_the_related_block(world):
     assert link_days(table, vault, list(FACTS), NOW).written == []
 
 
-class FakeLLM:
-    """Deterministic judge: rejects links to the days it is told to, explains the others."""
+def link_judge(reject: set[str] = frozenset()) -> FakeLLM:
+    """Days to reject -> a fake judge that rejects links to them and explains the others."""
 
-    backend, model = "fake", "judge"
-
-    def __init__(self, reject: set[str] = frozenset(), fail: bool = False) -> None:
-        self.reject, self.fail, self.prompts = reject, fail, []
-
-    def generate(self, system: str, prompt: str, schema: type[BaseModel]) -> BaseModel:
-        self.prompts.append(prompt)
-        if self.fail:
-            raise LLMUnavailableError("no model at 127.0.0.1")
+    def answer(system: str, prompt: str, schema: type) -> LinkVerdict:
         assert schema is LinkVerdict
-        related = not any(f"and {d} related" in prompt for d in self.reject)
+        related = not any(f"and {d} related" in prompt for d in reject)
         return LinkVerdict(related=related, why="both about the sync fix")
+
+    return FakeLLM(answer, model="judge")
 
 
 def test_llm_check_filters_and_explains(world):
     table, vault = world
-    llm = FakeLLM(reject={D1})
+    llm = link_judge(reject={D1})
     report = link_days(table, vault, [D4], NOW, llm=llm)
     assert [link.target for link in report.links[D4]] == [D2]
     assert report.links[D4][0].reason.startswith("both about the sync fix; ")
     assert (report.llm_checked, report.llm_rejected) == (2, 1)
-    assert all(f"<{FENCE}>" in p and "Mina and I demoed" in p for p in llm.prompts)
+    assert all(f"<{FENCE}>" in p and "Mina and I demoed" in p for p in llm.user_prompts)
 
 
 def test_dead_llm_falls_back_to_cosine(world):
     table, vault = world
-    llm = FakeLLM(fail=True)
+    llm = FakeLLM(LLMUnavailableError("no model at 127.0.0.1"))
     report = link_days(table, vault, list(FACTS), NOW, llm=llm)
     assert [link.target for link in report.links[D4]] == [D2, D1]
     assert report.llm_failed == 1 and report.llm_checked == 0

@@ -5,9 +5,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
-from pydantic import BaseModel
 
 from omoide.core.errors import LLMOutputError
 from omoide.llm.fence import FENCE
@@ -26,6 +24,7 @@ from omoide.reflect.opinions import (
 )
 from omoide.store.opinions_table import open_opinions
 from omoide.vault.opinions_page import memories_index, render_opinions, write_opinions_page
+from tests.fakes import FakeLLM, memory_rows
 
 T0 = datetime(2026, 11, 14, 9, tzinfo=UTC)
 NOW = datetime(2026, 11, 22, 3, tzinfo=UTC)
@@ -63,31 +62,23 @@ def fact(
     }
 
 
-def frame(*rows: dict[str, object]) -> pd.DataFrame:
-    return pd.DataFrame(list(rows))
+frame = memory_rows
 
 
 def run(rows, opinions=(), now=NOW, llm=None):
     return update_opinions(list(opinions), frame(*rows), now, llm)
 
 
-class FakeLLM:
-    """Deterministic judge: answers from a table keyed by the fact text, records prompts."""
+def judge(answers: dict[str, Judgement | Exception]) -> FakeLLM:
+    """{fact text: answer} -> a fake judge answering by the NEW FACT in its prompt."""
 
-    backend, model = "fake", "judge-1"
-
-    def __init__(self, answers: dict[str, Judgement | Exception]) -> None:
-        self.answers, self.prompts = answers, []
-
-    def generate(self, system: str, prompt: str, schema: type[BaseModel]) -> BaseModel:
-        self.prompts.append((system, prompt))
+    def answer(system: str, prompt: str, schema: type) -> Judgement | Exception:
         assert schema is Judgement
-        for text, answer in self.answers.items():
-            if text in prompt.split("NEW FACT:")[1]:
-                if isinstance(answer, Exception):
-                    raise answer
-                return answer
-        return Judgement(relation="unrelated", strength=0.0)
+        new_fact = prompt.split("NEW FACT:")[1]
+        found = [a for text, a in answers.items() if text in new_fact]
+        return found[0] if found else Judgement(relation="unrelated", strength=0.0)
+
+    return FakeLLM(answer, model="judge-1")
 
 
 def test_o_fact_founds_an_opinion_with_its_confidence():
@@ -222,7 +213,7 @@ def test_rule_needs_same_entities_and_high_similarity():
 
 def test_llm_judge_decides_between_similar_candidates():
     base, _ = run([fact("m1", 0, c=0.7)])
-    llm = FakeLLM(
+    llm = judge(
         {
             "Lance was too slow for warelay": Judgement(relation="contradicts", strength=0.5),
             "LanceDB is a good fit": Judgement(relation="supports", strength=0.8),
@@ -243,14 +234,14 @@ def test_llm_judge_decides_between_similar_candidates():
     assert "llm judge-1" in op.history[-1].reason
     # Only entity-sharing, similar facts reach the judge; texts are fenced as data.
     assert len(llm.prompts) == 3
-    system, prompt = llm.prompts[0]
+    system, prompt, _ = llm.prompts[0]
     assert f"<{FENCE}>\nLance was too slow for warelay.\n</{FENCE}>" in prompt
     assert STATEMENT in prompt and "never follow" in system
 
 
 def test_llm_o_fact_judged_unrelated_founds_its_own_opinion_and_bad_answers_fall_back():
     base, _ = run([fact("m1", 0, c=0.7)])
-    llm = FakeLLM({"Lance is": LLMOutputError("not JSON")})
+    llm = judge({"Lance is": LLMOutputError("not JSON")})
     ops, changes = run([fact("m2", 1, c=0.9), fact("m3", 2, "Other view.", cos=0.6)], base, llm=llm)
     assert "rule (llm answer unusable)" in ops[0].history[-1].reason  # m2 judged by the rule
     assert [o.origin_id for o in ops] == ["m1", "m3"]

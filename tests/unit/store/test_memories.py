@@ -1,13 +1,9 @@
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Sequence
+import functools
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pytest
 
@@ -23,57 +19,14 @@ from omoide.store.memories import (
     replace_day,
     upsert_memories,
 )
+from tests.fakes import FakeEmbedder, memory_row, memory_rows
 
 NOW = datetime(2026, 11, 21, 6, tzinfo=UTC)
 DAY = "2026-11-20"
 
 
-class FakeEmbedder:
-    """Deterministic test double: hashed words -> fixed random unit vectors, summed; counts calls."""
-
-    backend = "fake"
-
-    def __init__(self, model: str = "fake-16", dim: int = 16) -> None:
-        self.model, self.dim = model, dim
-        self.calls: list[list[str]] = []
-
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        self.calls.append(list(texts))
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()) or ["<empty>"]:
-                seed = int.from_bytes(
-                    hashlib.blake2b(word.encode(), digest_size=8).digest(), "little"
-                )
-                out[i] += np.random.default_rng(seed).standard_normal(self.dim)
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-    @property
-    def embedded(self) -> int:
-        return sum(len(c) for c in self.calls)
-
-
-def rec(mid: str, content: str, day: str = DAY, kind: str = "note", **extra: object) -> dict:
-    ts = datetime.fromisoformat(day).replace(hour=9, tzinfo=UTC)
-    row = {
-        "memory_id": mid,
-        "day": day,
-        "ts": ts,
-        "kind": kind,
-        "entities": ["Alice"],
-        "content": content,
-        "confidence": 1.0,
-        "importance": 0.5,
-        "source": f"memory/{day}.md#L3",
-        "source_refs": [f"notes/{day}.md#L3"],
-        "backend": "collector",
-        "recorded_at": NOW,
-    }
-    return {**row, **extra}
-
-
-def frame(*rows: dict) -> pd.DataFrame:
-    return pd.DataFrame(list(rows))
+rec = functools.partial(memory_row, now=NOW, entities=["Alice"], source_refs=[f"notes/{DAY}.md#L3"])
+frame = memory_rows
 
 
 def snapshot(table) -> list[dict]:

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from omoide.bench.pii import IN_SCOPE, score
+from tests.conftest import EVAL
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "eval" / "pii" / "pii_dev.jsonl"
+DEV = EVAL / "pii" / "pii_dev.jsonl"
 
 
 def record(text: str, spans: list[tuple[str, str]], negative: bool = False) -> dict[str, Any]:

@@ -23,27 +23,12 @@ from omoide.profile.ipip import quiz_analysis
 from omoide.profile.radar import radar_png
 from omoide.store.profile_table import open_profile_history
 from omoide.vault.profile_page import citations, write_profile_page
+from tests.fakes import rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
-def rec(mid: str, content: str, days_ago: float = 1.0, kind: str = "note", **extra: object):
-    ts = NOW - timedelta(days=days_ago)
-    row = {
-        "memory_id": mid,
-        "day": ts.date().isoformat(),
-        "ts": ts,
-        "kind": kind,
-        "entities": [],
-        "content": content,
-        "confidence": 1.0,
-        "importance": 0.5,
-        "source": f"vault/memory/{ts.date().isoformat()}.md#L{len(mid) + 10}",
-        "source_refs": [],
-        "backend": "collector",
-        "recorded_at": NOW,
-    }
-    return {**row, **extra}
+rec = rows_at(NOW)
 
 
 MEMORIES = pd.DataFrame(

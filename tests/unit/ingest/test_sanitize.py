@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -13,6 +12,7 @@ import pytest
 from omoide.core import schemas
 from omoide.ingest.sanitize import COUNT_KEYS, find_pii, pii_residue, redact_text, sanitize
 from omoide.ingest.sources.base import events_frame
+from tests.conftest import EVAL
 
 NOW = datetime(2026, 11, 20, 23, 0, tzinfo=UTC)
 
@@ -190,7 +190,7 @@ def test_sliced_screening_matches_single_strings(monkeypatch: pytest.MonkeyPatch
     assert counts["email"] == counts["ip"] == counts["url_secret"] == counts["phone"] == 3
 
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "eval" / "pii" / "pii_dev.jsonl"
+DEV = EVAL / "pii" / "pii_dev.jsonl"
 
 
 @pytest.mark.skipif(not DEV.exists(), reason="shared PII dev set not present")

@@ -2,54 +2,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pandas as pd
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from omoide.core.errors import OmoideError
 from omoide.profile.bigfive import TRAITS, LLMBigFive, llm_big_five, offline_big_five, own_texts
+from tests.fakes import FakeLLM, memory_rows, rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
-def rec(mid: str, content: str, days_ago: float = 1.0, kind: str = "note", **extra: object):
-    ts = NOW - timedelta(days=days_ago)
-    row = {
-        "memory_id": mid,
-        "day": ts.date().isoformat(),
-        "ts": ts,
-        "kind": kind,
-        "entities": [],
-        "content": content,
-        "confidence": 1.0,
-        "importance": 0.5,
-        "source": f"vault/memory/{ts.date().isoformat()}.md#L{len(mid)}",
-        "source_refs": [],
-        "backend": "collector",
-        "recorded_at": NOW,
-    }
-    return {**row, **extra}
+rec = rows_at(NOW)
+frame = memory_rows
 
 
-def frame(*rows: dict) -> pd.DataFrame:
-    return pd.DataFrame(list(rows))
-
-
-# --- LLM analysis ----------------------------------------------------------------------------
-
-
-class FakeLLM:
-    """Deterministic stand-in: returns a fixed payload validated against the schema."""
-
-    backend, model = "fake", "tiny"
-
-    def __init__(self, payload: dict) -> None:
-        self.payload = payload
-        self.prompts: list[tuple[str, str]] = []
-
-    def generate(self, system: str, prompt: str, schema: type[BaseModel]):
-        self.prompts.append((system, prompt))
-        return schema.model_validate(self.payload)
+def payload_llm(payload: dict) -> FakeLLM:
+    """A fixed Big Five answer -> a fake LLM that gives it to every prompt."""
+    return FakeLLM(payload, model="tiny")
 
 
 MEMORIES = frame(
@@ -64,7 +33,7 @@ MEMORIES = frame(
 
 
 def test_llm_analysis_filters_evidence_to_its_inputs():
-    llm = FakeLLM(
+    llm = payload_llm(
         {
             **{t: 0.6 for t in TRAITS},
             "confidence": 0.7,
@@ -72,7 +41,7 @@ def test_llm_analysis_filters_evidence_to_its_inputs():
         }
     )
     analysis = llm_big_five(MEMORIES, llm, NOW, me=["Aiko"])
-    ((system, prompt),) = llm.prompts
+    ((system, prompt, _),) = llm.prompts
     # Own text only: the note, Aiko's chat line, the O fact; not W facts, sessions, others' lines.
     assert "Aiko" not in prompt and "ship it Friday" not in prompt
     assert "happy to help" in prompt and "github.com" not in prompt and "marathon" not in prompt
@@ -85,7 +54,7 @@ def test_llm_analysis_filters_evidence_to_its_inputs():
     assert analysis.provenance["dropped"] == 4
     assert (analysis.source, analysis.method, analysis.confidence) == ("llm", "fake:tiny", 0.7)
     assert analysis.scores.openness == 0.6
-    again = llm_big_five(MEMORIES, FakeLLM(llm.payload), NOW + timedelta(days=1), me=["Aiko"])
+    again = llm_big_five(MEMORIES, payload_llm(llm.answer), NOW + timedelta(days=1), me=["Aiko"])
     assert again.analysis_id == analysis.analysis_id
 
 
@@ -96,13 +65,13 @@ def test_llm_schema_is_bounded_and_validated():
     with pytest.raises(ValidationError):
         LLMBigFive.model_validate({**{t: 0.5 for t in TRAITS}, "confidence": 1.5})
     with pytest.raises(ValidationError):
-        llm_big_five(MEMORIES, FakeLLM({"openness": 2.0}), NOW, me=["Aiko"])
+        llm_big_five(MEMORIES, payload_llm({"openness": 2.0}), NOW, me=["Aiko"])
 
 
 def test_llm_analysis_needs_own_text():
     only_world = frame(rec("w1", "Berlin has a marathon", kind="W"))
     with pytest.raises(OmoideError, match="no first-person text"):
-        llm_big_five(only_world, FakeLLM({}), NOW)
+        llm_big_five(only_world, payload_llm({}), NOW)
 
 
 def test_own_texts_without_me_leave_chat_out():

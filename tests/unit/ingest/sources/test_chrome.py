@@ -13,7 +13,6 @@ import pytest
 
 from omoide.core import schemas
 from omoide.core.days import day_bounds, local_day
-from omoide.core.errors import SourceError
 from omoide.core.ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import collect
@@ -184,25 +183,3 @@ def test_profile_folder_and_browser_name(tmp_path: Path) -> None:
 )
 def test_browser_name(path: str, name: str) -> None:
     assert browser_name(Path(path)) == name
-
-
-def test_visit_without_url_row_is_rejected_not_lost(tmp_path: Path) -> None:
-    db = tmp_path / "History"
-    shutil.copyfile(V22, db)
-    with sqlite3.connect(db) as conn:
-        conn.execute("DELETE FROM urls WHERE id = (SELECT url FROM visits WHERE id = 3)")
-    got = collect(chrome(db), *ALL_TIME, NOW)
-    assert len(got.events) == 57
-    assert [(r.ref, r.excerpt) for r in got.rejects] == [(f"{db}#visits.id=3", "")]
-
-
-def test_not_a_history_database(tmp_path: Path) -> None:
-    db = tmp_path / "History"
-    with sqlite3.connect(db) as conn:
-        conn.execute("CREATE TABLE other(x)")
-    with pytest.raises(SourceError, match=r"History: no 'visits' table"):
-        collect(chrome(db), *ALL_TIME, NOW)
-    empty_profile = tmp_path / "Default"
-    empty_profile.mkdir()
-    with pytest.raises(SourceError, match=r"Default/History: not found"):
-        collect(chrome(empty_profile), *ALL_TIME, NOW)

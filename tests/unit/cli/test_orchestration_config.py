@@ -12,7 +12,7 @@ from omoide.core.settings import SourceConfig
 from omoide.ingest.discover import browser_profiles, starter_toml
 from omoide.ingest.fingerprint import input_files, source_fingerprint
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints():

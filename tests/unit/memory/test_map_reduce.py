@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 from omoide.core.tokens import count_tokens
 from omoide.llm.cache import CachedLLM
@@ -20,26 +18,19 @@ from omoide.memory.summarize_prompts import (
     DailyDigest,
     fenced,
 )
+from tests.fakes import FakeLLM
 
 from .conftest import DAY, INJECTION, TZ
 
 
-class FakeLLM:
-    """Deterministic stand-in: cites the first items it is shown; records every prompt."""
+def summarizer(fact_items: list[str] | None = None) -> FakeLLM:
+    """A fake Ollama model that cites the first items it is shown (or `fact_items`)."""
 
-    backend = "ollama"
-    model = "fake:1b"
-
-    def __init__(self, fact_items: list[str] | None = None) -> None:
-        self.prompts: list[tuple[str, str, str]] = []
-        self.fact_items = fact_items
-
-    def generate(self, system: str, prompt: str, schema: type[BaseModel]) -> Any:
-        self.prompts.append((system, prompt, schema.__name__))
+    def answer(system: str, prompt: str, schema: type) -> ChunkNotes | DailyDigest:
         labels = re.findall(r"\[(i\d+)\]", prompt) or re.findall(r"\b(i\d+)\b", prompt)
         if schema is ChunkNotes:
             return ChunkNotes(bullets=[{"text": f"did {len(labels)} things", "items": labels[:3]}])
-        cited = self.fact_items if self.fact_items is not None else labels[:1]
+        cited = fact_items if fact_items is not None else labels[:1]
         return DailyDigest(
             summary="The user reviewed the warelay storage change.",
             highlights=["Reviewed PR #409"],
@@ -63,6 +54,8 @@ class FakeLLM:
             ],
         )
 
+    return FakeLLM(answer, model="fake:1b", backend="ollama")
+
 
 def test_chunks_respect_the_token_budget(events, sessions):
     items = day_items(events, sessions, TZ)
@@ -77,7 +70,7 @@ def test_chunks_respect_the_token_budget(events, sessions):
 
 
 def test_map_then_reduce_with_cited_facts(events, sessions):
-    llm = FakeLLM()
+    llm = summarizer()
     s = summarize_day(events, sessions, DAY, TZ, llm, chunk_tokens=60)
     kinds = [p[2] for p in llm.prompts]
     assert kinds[-1] == "DailyDigest" and kinds.count("DailyDigest") == 1
@@ -93,7 +86,7 @@ def test_map_then_reduce_with_cited_facts(events, sessions):
 
 
 def test_untrusted_text_stays_inside_the_fence(events, sessions):
-    llm = FakeLLM()
+    llm = summarizer()
     summarize_day(events, sessions, DAY, TZ, llm, chunk_tokens=2000)
     system, prompt, _ = llm.prompts[0]
     assert system == SYSTEM and "never follow" in system
@@ -110,10 +103,10 @@ def test_data_cannot_close_the_fence():
 
 
 def test_rerun_makes_no_llm_call(tmp_path, events, sessions):
-    first = CachedLLM(FakeLLM(), tmp_path, PROMPT_VERSION)
+    first = CachedLLM(summarizer(), tmp_path, PROMPT_VERSION)
     a = summarize_day(events, sessions, DAY, TZ, first, chunk_tokens=60)
     assert a.llm_calls == len(first.inner.prompts) > 0 and a.cached_calls == 0
-    again = CachedLLM(FakeLLM(), tmp_path, PROMPT_VERSION)
+    again = CachedLLM(summarizer(), tmp_path, PROMPT_VERSION)
     b = summarize_day(events, sessions, DAY, TZ, again, chunk_tokens=60)
     assert again.inner.prompts == [] and b.llm_calls == 0 and b.cached_calls == a.llm_calls
     assert (a.summary, a.facts) == (b.summary, b.facts)
@@ -121,8 +114,8 @@ def test_rerun_makes_no_llm_call(tmp_path, events, sessions):
 
 @pytest.mark.parametrize("change", ["model", "prompt_version"])
 def test_cache_key_changes_with_model_and_prompt_version(tmp_path, events, sessions, change):
-    summarize_day(events, sessions, DAY, TZ, CachedLLM(FakeLLM(), tmp_path, PROMPT_VERSION))
-    other = FakeLLM()
+    summarize_day(events, sessions, DAY, TZ, CachedLLM(summarizer(), tmp_path, PROMPT_VERSION))
+    other = summarizer()
     if change == "model":
         other.model = "fake:8b"
     version = PROMPT_VERSION if change == "model" else PROMPT_VERSION + "x"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import shutil
 from datetime import UTC, date, datetime
@@ -15,19 +16,18 @@ from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
-from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.notes import collect, note_day
+from tests.conftest import FIXTURES
+from tests.fakes import source_config
 
-VAULT = Path(__file__).parents[2] / "fixtures" / "notes" / "vault"
+VAULT = FIXTURES / "notes" / "vault"
 NOTE = VAULT / "memory" / "2026-11-20.md"
 NOW = datetime(2026, 11, 21, 3, 0, tzinfo=UTC)
 TZ = "Europe/Berlin"
 START, END = day_bounds(date(2026, 11, 20), TZ)
 
 
-def _source(path: Path) -> SourceConfig:
-    """Path -> notes SourceConfig named 'vault'."""
-    return SourceConfig(kind="notes", path=path, name="vault")
+_source = functools.partial(source_config, "notes", name="vault")
 
 
 def _by_line(df: pd.DataFrame, path: Path = NOTE) -> dict[int, dict[str, Any]]:
@@ -159,21 +159,6 @@ def test_ids_survive_edits_above_and_tell_repeats_apart(tmp_path: Path) -> None:
     assert [ids1["L1"], ids1["L2"], ids1["L3"]] == [ids2["L5"], ids2["L6"], ids2["L7"]]
     assert ids1["L1"] != ids1["L3"]
     assert ids1["L1"] == stable_id("notes", "vault", "2026-11-20.md", "tea", 0)
-
-
-def test_invalid_utf8_line_is_rejected_and_the_rest_collected(tmp_path: Path) -> None:
-    note = tmp_path / "2026-11-20.md"
-    data = b"- first line\n\n- caf\xff\xfe menu\n\n- \xe6\x97\xa5\xe8\xa8\x98 last line\n"
-    note.write_bytes(data)
-    assert data.index(b"\xff") == 19
-    out = collect(_source(note), START, END, NOW)
-    assert [(r.ref, r.reason) for r in out.rejects] == [
-        (f"{note}#L3", "invalid UTF-8 at byte offset 19")
-    ]
-    assert list(zip(out.events["source_ref"], out.events["text"], strict=True)) == [
-        (f"{note}#L1", "first line"),
-        (f"{note}#L5", "日記 last line"),
-    ]
 
 
 def test_single_file_sources(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from omoide.core.errors import OmoideError
 from omoide.memory.associate import NEARBY, SAME_SESSION, SIMILAR, around
 from omoide.store.memories import open_memories, upsert_memories
+from tests.fakes import FakeEmbedder
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 AT = NOW - timedelta(days=10)
@@ -24,18 +24,6 @@ def unit(*weights: float) -> np.ndarray:
     v = np.zeros(DIM, dtype=np.float32)
     v[: len(weights)] = weights
     return v / np.linalg.norm(v)
-
-
-class PinnedEmbedder:
-    """Test double: each text has a chosen vector, so every cosine is known."""
-
-    backend, model, dim = "fake", "pinned-8", DIM
-
-    def __init__(self, vectors: dict[str, np.ndarray]) -> None:
-        self.vectors = vectors
-
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        return np.stack([self.vectors[t] for t in texts])
 
 
 # memory_id: (days after the anchor, kind, entities, source_refs, vector)
@@ -52,7 +40,7 @@ MEMORIES = {
 
 @pytest.fixture
 def table(tmp_path: Path):
-    emb = PinnedEmbedder({mid: m[4] for mid, m in MEMORIES.items()})
+    emb = FakeEmbedder(DIM, "pinned-8", pinned={mid: m[4] for mid, m in MEMORIES.items()})
     rows = []
     for mid, (days, kind, ents, refs, _) in MEMORIES.items():
         ts = AT + timedelta(days=days)

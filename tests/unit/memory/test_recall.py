@@ -1,75 +1,22 @@
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-import re
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from omoide.core.errors import OmoideError
 from omoide.memory.recall import Recalled, prefilter, recall
 from omoide.store.memories import open_memories, upsert_memories
+from tests.fakes import FakeEmbedder, rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
 
-class FakeEmbedder:
-    """Deterministic test double: hashed words -> fixed random unit vectors, summed.
-
-    `aliases` sends a word to another word's vector (a synonym the text index cannot see);
-    `pinned` gives whole texts a chosen vector (unrelated to their words).
-    """
-
-    backend = "fake"
-
-    def __init__(
-        self,
-        dim: int = 16,
-        aliases: dict[str, str] | None = None,
-        pinned: dict[str, np.ndarray] | None = None,
-    ) -> None:
-        self.model, self.dim = f"fake-{dim}", dim
-        self.aliases, self.pinned = aliases or {}, pinned or {}
-
-    def word(self, word: str) -> np.ndarray:
-        word = self.aliases.get(word, word)
-        seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-        return np.random.default_rng(seed).standard_normal(self.dim)
-
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            if text in self.pinned:
-                out[i] = self.pinned[text]
-                continue
-            for w in re.findall(r"\w+", text.lower()) or ["<empty>"]:
-                out[i] += self.word(w)
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-
-def rec(mid: str, content: str, days_ago: float = 1.0, kind: str = "note", **extra: object):
-    ts = NOW - timedelta(days=days_ago)
-    row = {
-        "memory_id": mid,
-        "day": ts.date().isoformat(),
-        "ts": ts,
-        "kind": kind,
-        "entities": [],
-        "content": content,
-        "confidence": 1.0,
-        "importance": 0.5,
-        "source": f"memory/{ts.date().isoformat()}.md#L{len(mid)}",
-        "source_refs": [f"chat.jsonl#L{len(mid)}"],
-        "backend": "collector",
-        "recorded_at": NOW,
-    }
-    return {**row, **extra}
+rec = rows_at(NOW)
 
 
 def store(tmp_path: Path, emb: FakeEmbedder, *rows: dict):
@@ -104,7 +51,7 @@ def test_results_carry_citation_and_score_parts(diary, emb):
     (top,) = recall(diary, emb, "Kyoto marathon", NOW, k=1, rehearse=False)
     assert top.memory_id == "run"
     assert (top.kind, top.day, top.entities) == ("note", "2026-11-19", ["Alice"])
-    assert top.source == "memory/2026-11-19.md#L3" and top.source_refs == ["chat.jsonl#L3"]
+    assert top.source == "vault/memory/2026-11-19.md#L3" and top.source_refs == []
     assert datetime.fromisoformat(top.ts) == NOW - timedelta(days=2)
     p = top.parts
     product = p.relevance * p.recency * p.importance * p.confidence * p.strength

@@ -3,71 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import lancedb
-import pandas as pd
 import pytest
 
 from omoide.bench.locomo import evidence_ids, normalise_dia, parse_session_time
-from omoide.core import schemas
-from omoide.store.lake import write_facts
 from tests.conftest import FIXTURES
-from tests.unit.test_cli import omoide
-
-NOW = pd.Timestamp("2026-11-21T08:00:00Z")
-
-
-def _facts() -> pd.DataFrame:
-    rows = [
-        (
-            "m1",
-            "O",
-            ["warelay"],
-            "Lance is the right store for warelay.",
-            0.8,
-            "notes/2026-11-20.md#L18",
-        ),
-        ("m2", "W", ["Peter"], "Peter moved to the platform team.", 1.0, "notes/2026-11-20.md#L17"),
-        (
-            "m3",
-            "note",
-            [],
-            "Baked sourdough with more water this time.",
-            1.0,
-            "notes/2026-11-20.md#L5",
-        ),
-    ]
-    df = pd.DataFrame(
-        [
-            {
-                "memory_id": m,
-                "day": "2026-11-20",
-                "ts": pd.Timestamp("2026-11-20T09:00Z"),
-                "kind": k,
-                "entities": e,
-                "content": c,
-                "confidence": conf,
-                "importance": 0.9,
-                "source": src,
-                "source_refs": [src],
-                "backend": "user",
-                "recorded_at": NOW,
-            }
-            for m, k, e, c, conf, src in rows
-        ]
-    )
-    return schemas.conform(df, schemas.FACTS)
-
-
-@pytest.fixture
-def home_with_memories(omoide_home: Path) -> Path:
-    write_facts(omoide_home / "lake", date(2026, 11, 20), _facts())
-    r = omoide("reindex", home=omoide_home)
-    assert r.returncode == 0, r.stderr
-    assert "Re-embedded 3 memories of 1 day(s) with all-MiniLM-L6-v2-int8" in r.stdout
-    return omoide_home
+from tests.fakes import run_cli as omoide
 
 
 def test_recall_json_has_the_documented_fields(home_with_memories: Path):
@@ -111,13 +55,6 @@ def test_recall_filters_and_rehearsal_from_the_command_line(home_with_memories: 
     assert table.to_pandas().set_index("memory_id").loc["m2", "recall_count"] == 1
 
 
-def test_recall_errors_are_one_line(omoide_home: Path, home_with_memories: Path):
-    r = omoide("recall", "anything", "--kind", "X", home=home_with_memories)
-    assert r.returncode == 1 and "unknown kind" in r.stderr and "Traceback" not in r.stderr
-    r = omoide("recall", "anything", "--since", "yesterdayish", home=home_with_memories)
-    assert r.returncode == 1 and "not a time" in r.stderr
-
-
 def test_recall_before_any_run_says_what_to_do(tmp_path: Path):
     r = omoide("recall", "anything", home=tmp_path / "empty")
     assert r.returncode == 1 and "omoide backfill" in r.stderr and "Traceback" not in r.stderr
@@ -158,18 +95,7 @@ def test_locomo_evidence_and_dates_are_normalised():
 
 
 def test_profile_quiz_entity_and_around_from_the_command_line(home_with_memories: Path):
-    import subprocess
-    import sys
-
-    env = {**__import__("os").environ, "OMOIDE_HOME": str(home_with_memories)}
-    quiz = subprocess.run(
-        [sys.executable, "-c", "from omoide.cli.app import main; main()", "profile", "quiz"],
-        input="4\n" * 50,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    quiz = omoide("profile", "quiz", home=home_with_memories, input="4\n" * 50)
     assert quiz.returncode == 0, quiz.stderr
     assert "Saved" in quiz.stdout
     r = omoide("profile", "--json", home=home_with_memories)

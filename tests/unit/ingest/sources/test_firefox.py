@@ -12,7 +12,6 @@ import pytest
 
 from omoide.core import schemas
 from omoide.core.days import day_bounds
-from omoide.core.errors import SourceError
 from omoide.core.ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import collect
@@ -168,15 +167,3 @@ def test_profile_folder_and_null_visit_type(tmp_path: Path) -> None:
         f"{profile / 'places.sqlite'}#moz_historyvisits.id=1"
     ]
     assert pd.isna(got.events["transition"].iloc[0])
-
-
-def test_empty_window_and_wrong_database(tmp_path: Path) -> None:
-    db = build(tmp_path / "places.sqlite", CURRENT)
-    got = collect(firefox(db), *day_bounds(date(2020, 1, 1), TZ), NOW)
-    assert got.events.empty and list(got.events.columns) == schemas.EVENTS.names
-    assert schemas.to_table(got.events, schemas.EVENTS).num_rows == 0
-    other = tmp_path / "cookies.sqlite"
-    with sqlite3.connect(other) as conn:
-        conn.execute("CREATE TABLE moz_cookies(id INTEGER PRIMARY KEY)")
-    with pytest.raises(SourceError, match=r"cookies.sqlite: no 'moz_historyvisits' table"):
-        collect(firefox(other), *day_bounds(date(2026, 11, 20), TZ), NOW)
