@@ -202,27 +202,27 @@ def test_missing_file(tmp_path: Path) -> None:
         collect(SourceConfig(kind="firefox", path=missing, name="firefox"), *WINDOW, NOW)
 
 
-def test_malformed_copy_is_retried_then_reported_as_locked(tmp_path: Path) -> None:
+def test_a_damaged_database_is_reported_as_damaged_at_once_not_as_a_lock(tmp_path: Path) -> None:
     db = make_history(tmp_path / "History")
     with db.open("r+b") as fh:  # keep the header, wreck the schema page behind it
         fh.seek(100)
         fh.write(b"\xff" * 3900)
     started = time.monotonic()
-    with pytest.raises(SourceLockedError, match=r"History: could not read .* after 3 attempts"):
+    with pytest.raises(SourceError, match=r"History: damaged \(.+\); .*\.recover") as info:
         with shadow_copy(db, attempts=3, wait_s=0.05):
             pass
-    # Two waits: 0.05 s then 0.1 s.
-    assert 0.15 <= time.monotonic() - started < 2.0
+    assert not isinstance(info.value, SourceLockedError) and not info.value.transient
+    assert time.monotonic() - started < 0.15  # not retried: waiting cannot repair a file
 
 
 def test_damaged_page_deep_in_the_file_names_the_file(tmp_path: Path) -> None:
-    # The header and schema are intact, so the copy opens; a row in the middle cannot be read.
+    # The header and schema are intact, so the copy opens; quick_check finds the bad page.
     db = tmp_path / "History"
     synthetic_history(db, 20_000, seed=1)
     with db.open("r+b") as fh:
         fh.seek(db.stat().st_size // 2)
         fh.write(b"\xff" * 8192)
     everything = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2030, 1, 1, tzinfo=UTC))
-    with pytest.raises(SourceError, match=r"History: cannot be read: .*malformed") as info:
+    with pytest.raises(SourceError, match=r"History: damaged \(.+\)") as info:
         collect(SourceConfig(kind="chrome", path=db, name="chrome"), *everything, NOW)
     assert info.value.path == str(db)

@@ -32,17 +32,22 @@ def is_end(line: str) -> bool:
 
 
 def without_pipeline_block(lines: Sequence[str]) -> list[str]:
-    """File lines -> the same lines with every omoide block blanked (line numbers kept).
+    """File lines -> the same lines with every closed omoide block blanked (line numbers kept).
 
     Blocks are the digest (`<!-- omoide:begin`) and named ones such as
-    `<!-- omoide:related:begin -->`.
+    `<!-- omoide:related:begin -->`. Only a block that is closed is blanked: a begin marker
+    without its end (damage, or an edit) blanks only itself, never the user's text after it.
     """
-    out: list[str] = []
-    inside = False
-    for line in lines:
+    out = list(lines)
+    begin: int | None = None
+    for i, line in enumerate(lines):
         if _ANY_BEGIN.match(line.strip()):
-            inside = True
-        out.append("" if inside else line)
-        if inside and _ANY_END.match(line.strip()):
-            inside = False
+            if begin is not None:
+                out[begin] = ""  # an earlier begin that never closed
+            begin = i
+        elif begin is not None and _ANY_END.match(line.strip()):
+            out[begin : i + 1] = [""] * (i + 1 - begin)
+            begin = None
+    if begin is not None:
+        out[begin] = ""
     return out

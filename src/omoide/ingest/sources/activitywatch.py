@@ -8,7 +8,10 @@ Three bucket types are read: ``currentwindow`` (aw-watcher-window) -> ``window``
 
 AW heartbeats extend the last event of a bucket in place, so the event id is built from
 the bucket id and the start timestamp only: re-collecting a longer version of the same
-event gives the same id. Naive timestamps are read as UTC, as aw-core does.
+event gives the same id. Naive timestamps are read as UTC, as aw-core does. A bucket without
+a type or without an events list, and an event whose time is unparseable or impossible
+(before 1990, or more than a day after the run), is rejected with its reference; buckets of
+other kinds (input counters, editor activity, ...) are not read, and counted in the log.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -32,7 +36,7 @@ from omoide.core import schemas
 from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected, Reject, read_source, visible_files
+from omoide.ingest.sources.base import EARLIEST, Collected, Reject, read_source, visible_files
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +98,8 @@ def load_export(path: Path) -> dict[str, Any]:
         raise SourceError(
             path, f"invalid JSON at line {exc.lineno} col {exc.colno}: {exc.msg}"
         ) from exc
+    except RecursionError:
+        raise SourceError(path, "invalid JSON: nested too deeply") from None
     except UnicodeDecodeError as exc:
         raise SourceError(path, f"not UTF-8 text (byte offset {exc.start})") from exc
     if not isinstance(doc, dict) or "buckets" not in doc:
@@ -236,19 +242,24 @@ def events_from_buckets(
     found: list[Found] = []
     stamps: list[str] = []
     rejects: list[Reject] = []
-    ignored = 0
+    ignored: Counter[str] = Counter()
     for bid, bucket in buckets.items():
         bref = f"{origin}#buckets[{bid}]"
         if not isinstance(bucket, dict):
             rejects.append(Reject(bref, "bucket is not an object"))
             continue
-        event_type = EVENT_TYPES.get(str(bucket.get("type")))
-        if event_type is None:
-            ignored += 1
+        kind = bucket.get("type")
+        if not isinstance(kind, str):
+            rejects.append(Reject(bref, "bucket without a 'type'"))
             continue
-        events = bucket.get("events") or []
+        event_type = EVENT_TYPES.get(kind)
+        if event_type is None:
+            ignored[kind] += 1
+            continue
+        events = bucket.get("events")
         if not isinstance(events, list):
-            rejects.append(Reject(bref, "bucket 'events' is not a list"))
+            what = "missing" if events is None else "not a list"
+            rejects.append(Reject(bref, f"bucket 'events' is {what}"))
             continue
         browser = _browser(bid, bucket) if event_type == "web" else ""
         for i, ev in enumerate(events):
@@ -260,14 +271,22 @@ def events_from_buckets(
             reason = "event without timestamp" if isinstance(ev, dict) else "event is not an object"
             rejects.append(Reject(_ref(origin, bid, i, ev, api), reason))
     if ignored:
-        log.debug("activitywatch: ignored %d bucket(s) of other types", ignored)
+        # Buckets of kinds omoide does not model (input counts, editor activity, ...).
+        log.info("activitywatch: not read: %s", dict(ignored))
     ts = pd.to_datetime(
         pd.Series(stamps, dtype=object), utc=True, format="ISO8601", errors="coerce"
     )
-    bad = ts.isna().to_numpy()
+    bad = ts.isna().to_numpy().copy()
     for k in np.flatnonzero(bad).tolist():
         bid, i, _, _, ev = found[k]
         rejects.append(Reject(_ref(origin, bid, i, ev, api), "unparseable timestamp"))
+    # Year 0, 9999 and the like parse, but no watcher recorded them: rejected on every day.
+    earliest, latest = pd.Timestamp(EARLIEST), pd.Timestamp(now) + pd.Timedelta(days=1)
+    odd = ~bad & ((ts < earliest) | (ts > latest)).fillna(False).to_numpy()
+    for k in np.flatnonzero(odd).tolist():
+        bid, i, _, _, ev = found[k]
+        rejects.append(Reject(_ref(origin, bid, i, ev, api), f"impossible timestamp {stamps[k]}"))
+    bad = bad | odd
     inside = ~bad & (ts >= pd.Timestamp(start)).to_numpy() & (ts < pd.Timestamp(end)).to_numpy()
     rows, kept, incognito = _rows(found, np.flatnonzero(inside), origin, api, rejects)
     if incognito:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import stat
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pyarrow as pa
 
 from omoide.core import schemas
 from omoide.core.errors import SourceError
+from omoide.ingest.normalise import CAPS, clean_text
 
 
 @dataclass
@@ -27,15 +30,30 @@ class Reject:
 
 @dataclass
 class Collected:
-    """Collector output: events in the EVENTS schema plus rejected records."""
+    """Collector output: events in the EVENTS schema, rejected records, text made storable."""
 
     events: pd.DataFrame
     rejects: list[Reject] = field(default_factory=list)
+    fixed: dict[str, int] = field(default_factory=dict)  # see omoide.ingest.normalise
 
 
-def events_frame(records: Iterable[Mapping[str, Any]], recorded_at: datetime) -> pd.DataFrame:
-    """Dict records -> DataFrame conformed to the EVENTS schema (UTC timestamps)."""
-    df = pd.DataFrame.from_records(list(records))
+def events_frame(
+    records: Iterable[Mapping[str, Any]], recorded_at: datetime, fixed: Counter[str] | None = None
+) -> pd.DataFrame:
+    """Dict records -> DataFrame conformed to the EVENTS schema (UTC timestamps).
+
+    Text is made storable first (NUL bytes and lone surrogates replaced, huge values cut,
+    counted in `fixed`): a lone surrogate from a JSON escape cannot even enter a frame.
+    """
+    fixed = Counter() if fixed is None else fixed
+    rows = []
+    for record in records:
+        row = dict(record)
+        for column, cap in CAPS.items():
+            if isinstance(row.get(column), str):
+                row[column] = clean_text(row[column], cap, fixed)
+        rows.append(row)
+    df = pd.DataFrame.from_records(rows)
     if df.empty:
         return schemas.empty(schemas.EVENTS)
     df["recorded_at"] = pd.Timestamp(recorded_at).tz_convert("UTC")
@@ -67,18 +85,59 @@ def empty_lists(n: int) -> pd.Series:
     return pd.Series(empty, dtype=pd.ArrowDtype(empty.type))
 
 
-def visible_files(root: Path, pattern: str) -> list[Path]:
-    """Folder + glob -> matching files, sorted, skipping hidden folders (.trash, app state)."""
+def visible_entries(root: Path, pattern: str) -> list[Path]:
+    """Folder + glob -> every matching entry (files, folders, links), sorted, skipping hidden folders."""
     return sorted(
         p
         for p in root.rglob(pattern)
-        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+        if not any(part.startswith(".") for part in p.relative_to(root).parts)
     )
 
 
+def visible_files(root: Path, pattern: str) -> list[Path]:
+    """Folder + glob -> matching regular files, sorted, skipping hidden folders (.trash, app state)."""
+    return [p for p in visible_entries(root, pattern) if not_a_file(p) is None]
+
+
+def not_a_file(path: Path) -> str | None:
+    """Path -> why it is not a regular file one can read (a folder, FIFO, broken link), or None."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a broken link" if path.is_symlink() else "not found"
+    except OSError as exc:
+        return f"cannot be opened: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a file"
+    return "not a regular file"
+
+
 def read_source(path: Path) -> bytes:
-    """Source file -> its bytes; SourceError naming the file when it cannot be read."""
+    """Source file -> its bytes; SourceError naming the file when it cannot be read.
+
+    Only regular files are opened: reading a FIFO would wait forever for a writer.
+    """
+    why = not_a_file(path)
+    if why is not None:
+        raise SourceError(path, why)
     try:
         return path.read_bytes()
     except OSError as exc:
         raise SourceError(path, f"cannot read: {exc.strerror or exc}") from exc
+
+
+# A time no person could have recorded: before this, or later than a day after `now`.
+EARLIEST = datetime(1990, 1, 1, tzinfo=UTC)
+
+
+def impossible(ts: datetime, now: datetime) -> str | None:
+    """Aware time + now -> why no one could have recorded it then, or None when it is possible."""
+    if ts < EARLIEST:
+        return f"impossible timestamp {ts.isoformat()} (before {EARLIEST.year})"
+    if ts > now + timedelta(days=1):
+        return f"impossible timestamp {ts.isoformat()} (in the future)"
+    return None

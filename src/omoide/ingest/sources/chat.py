@@ -8,7 +8,8 @@ whose `ts` lies in the window are kept.
 
 A timestamp written without a timezone is rejected ("timestamp without timezone") rather
 than guessed: the log's writer may have used any zone, and a wrong guess moves the message
-to another day. Epoch seconds are UTC by definition. Bad lines (not UTF-8, not JSON, missing
+to another day. Epoch seconds are UTC by definition. A time before 1990 or more than a day
+after the run is impossible for a message a person wrote, and rejected as such. Bad lines (not UTF-8, not JSON, missing
 or bad fields) become Rejects with their `path#Lnn` ref; the other lines are still read.
 Blank lines are not records. A message repeated verbatim (same conversation, time, speaker
 and text) is one event: its id is built from exactly those fields.
@@ -19,13 +20,21 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
 from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected, Reject, events_frame, read_source, visible_files
+from omoide.ingest.sources.base import (
+    Collected,
+    Reject,
+    events_frame,
+    impossible,
+    read_source,
+    visible_files,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +52,27 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     records: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     for f in files:
-        recs, bad = chat_events(read_source(f), str(f), source.name, start, end)
+        recs, bad = chat_events(read_source(f), str(f), source.name, start, end, now)
         records.extend(recs)
         rejects.extend(bad)
     unique = list({r["event_id"]: r for r in reversed(records)}.values())[::-1]
     if len(unique) < len(records):
         log.info("chat: merged %d repeated message(s)", len(records) - len(unique))
     log.info("chat: %d file(s), %d event(s), %d rejected", len(files), len(unique), len(rejects))
-    return Collected(events_frame(unique, now), rejects)
+    fixed: Counter[str] = Counter()
+    events = events_frame(unique, now, fixed)
+    return Collected(events, rejects, dict(fixed))
 
 
-def parse_ts(value: object) -> datetime | str:
+def parse_ts(value: object, now: datetime | None = None) -> datetime | str:
+    """JSON `ts` value (+ now) -> aware UTC datetime, or the reason it is not one (or is impossible)."""
+    ts = _parse_ts(value)
+    if isinstance(ts, datetime) and now is not None:
+        return impossible(ts, now) or ts
+    return ts
+
+
+def _parse_ts(value: object) -> datetime | str:
     """JSON `ts` value -> aware UTC datetime, or the reason it is not one."""
     if isinstance(value, bool) or value is None:
         return "missing or non-time 'ts'"
@@ -76,9 +95,13 @@ def parse_ts(value: object) -> datetime | str:
 
 
 def chat_events(
-    data: bytes, path: str, source_name: str, start: datetime, end: datetime
+    data: bytes, path: str, source_name: str, start: datetime, end: datetime, now: datetime
 ) -> tuple[list[dict[str, Any]], list[Reject]]:
-    """JSONL bytes + UTC [start, end) -> event records of the window and rejects."""
+    """JSONL bytes + UTC [start, end) + now -> event records of the window and rejects.
+
+    A line that cannot be used (not UTF-8, not JSON, nested too deeply, missing fields,
+    an impossible time) is rejected on every day it is collected: it belongs to no day.
+    """
     records: list[dict[str, Any]] = []
     rejects: list[Reject] = []
     offset = 0
@@ -97,6 +120,9 @@ def chat_events(
         except json.JSONDecodeError as exc:
             rejects.append(Reject(ref, f"invalid JSON at col {exc.colno}: {exc.msg}"))
             continue
+        except RecursionError:
+            rejects.append(Reject(ref, "JSON nested too deeply"))
+            continue
         if not isinstance(msg, dict):
             rejects.append(Reject(ref, "line is not a JSON object"))
             continue
@@ -112,7 +138,7 @@ def chat_events(
         if wrong:
             rejects.append(Reject(ref, f"'{wrong[0]}' is not a string"))
             continue
-        ts = parse_ts(msg["ts"])
+        ts = parse_ts(msg["ts"], now)
         if isinstance(ts, str):
             rejects.append(Reject(ref, ts))
             continue

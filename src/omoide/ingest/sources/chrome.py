@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected
+from omoide.ingest.sources.base import EARLIEST, Collected
 from omoide.ingest.sources.sqlite_copy import database_file, require_columns, shadow_copy, unix_us
 from omoide.ingest.sources.visits import VisitTable, named_codes, read_visits, visit_events
 
@@ -59,7 +59,7 @@ def transition_names(raw: np.ndarray) -> pd.Categorical:
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
     """Chrome History + UTC [start, end) -> visit events in that window, and rejects."""
     db = database_file(source.path, "History", source.name)
-    with shadow_copy(db) as conn:
+    with shadow_copy(db, tables=("visits", "urls")) as conn:
         cols = require_columns(
             conn, "visits", {"id", "url", "visit_time", "transition"}, db, "Chrome History"
         )
@@ -74,7 +74,8 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition_nullable=False,
             pages="urls",
         )
-        visits = read_visits(conn, table, chrome_us(start), chrome_us(end), db)
+        possible = (chrome_us(EARLIEST), chrome_us(now + timedelta(days=1)))
+        visits = read_visits(conn, table, chrome_us(start), chrome_us(end), db, possible)
     return visit_events(
         visits,
         transition_names(visits.transition),

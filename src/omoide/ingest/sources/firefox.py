@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 import pandas as pd
 
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected
+from omoide.ingest.sources.base import EARLIEST, Collected
 from omoide.ingest.sources.sqlite_copy import database_file, require_columns, shadow_copy, unix_us
 from omoide.ingest.sources.visits import VisitTable, named_codes, read_visits, visit_events
 
@@ -34,7 +34,7 @@ def transition_names(raw: np.ndarray, null: np.ndarray) -> pd.Categorical:
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
     """places.sqlite + UTC [start, end) -> visit events in that window, and rejects."""
     db = database_file(source.path, "places.sqlite", source.name)
-    with shadow_copy(db) as conn:
+    with shadow_copy(db, tables=("moz_historyvisits", "moz_places")) as conn:
         cols = require_columns(
             conn, "moz_historyvisits", {"id", "place_id", "visit_date"}, db, "Firefox places"
         )
@@ -48,7 +48,8 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition_nullable=True,
             pages="moz_places",
         )
-        visits = read_visits(conn, table, unix_us(start), unix_us(end), db)
+        possible = (unix_us(EARLIEST), unix_us(now + timedelta(days=1)))
+        visits = read_visits(conn, table, unix_us(start), unix_us(end), db, possible)
     return visit_events(
         visits,
         transition_names(visits.transition, visits.transition_null),

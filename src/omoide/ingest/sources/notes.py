@@ -47,7 +47,15 @@ from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
 from omoide.core.markers import without_pipeline_block
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected, Reject, events_frame, read_source, visible_files
+from omoide.ingest.sources.base import (
+    Collected,
+    Reject,
+    events_frame,
+    not_a_file,
+    read_source,
+    visible_entries,
+    visible_files,
+)
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +98,20 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     if root is None or not root.exists():
         raise SourceError(root or source.name, "no such notes file or folder")
     name = f"{note_day(start).isoformat()}.md"
+    unreadable: list[Reject] = []
     if root.is_dir():
         files = visible_files(root, name)
+        # A folder, FIFO or broken link where the day's note should be is named, not skipped.
+        for odd in visible_entries(root, name):
+            why = not_a_file(odd)
+            if why is not None:
+                unreadable.append(Reject(str(odd), f"the day's note is {why}"))
     elif not _DAY_FILE.fullmatch(root.name):
         raise SourceError(root, "a single-file notes source must be named YYYY-MM-DD.md")
     else:
         files = [root] if root.name == name else []
     records: list[dict[str, Any]] = []
-    rejects: list[Reject] = []
+    rejects: list[Reject] = unreadable
     for f in files:
         data = read_source(f)
         rel = f.relative_to(root).as_posix() if root.is_dir() else f.name
@@ -105,25 +119,33 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         records.extend(recs)
         rejects.extend(bad)
     log.info("notes: %d file(s), %d event(s), %d rejected", len(files), len(records), len(rejects))
-    return Collected(events_frame(records, now), rejects)
+    fixed: Counter[str] = Counter()
+    events = events_frame(records, now, fixed)
+    return Collected(events, rejects, dict(fixed))
 
 
 def decode_lines(data: bytes, path: str) -> tuple[list[str], list[Reject]]:
-    """File bytes -> text lines (undecodable ones blank) and a Reject per bad line."""
+    """File bytes -> text lines (undecodable ones blank) and a Reject per bad line.
+
+    Lines end at LF, CRLF or a lone CR (an old Mac file), as a Markdown reader sees them.
+    """
     lines: list[str] = []
     rejects: list[Reject] = []
     offset = 0
     if data.startswith(b"\xef\xbb\xbf"):
         data, offset = data[3:], 3
-    for n, raw in enumerate(data.split(b"\n"), start=1):
+    for n, raw in enumerate(data.splitlines(keepends=True), start=1):
+        body = raw.rstrip(b"\r\n")
         try:
-            lines.append(raw.removesuffix(b"\r").decode("utf-8"))
+            lines.append(body.decode("utf-8"))
         except UnicodeDecodeError as exc:
             lines.append("")
             rejects.append(
                 Reject(f"{path}#L{n}", f"invalid UTF-8 at byte offset {offset + exc.start}")
             )
-        offset += len(raw) + 1
+        offset += len(raw)
+    if not data or data.endswith((b"\n", b"\r")):
+        lines.append("")  # the empty line after the last line break, as str.split gives
     return lines, rejects
 
 
@@ -138,23 +160,40 @@ def _blank_front_matter(lines: list[str]) -> None:
 
 
 def _blocks(lines: list[str]) -> list[_Block]:
-    """Markdown lines -> paragraphs, list items and code blocks with their heading paths."""
+    """Markdown lines -> paragraphs, list items, code and HTML blocks with their heading paths.
+
+    Any line with text that no block or heading covers (Markdown nested deeper than the
+    parser follows, say) becomes a block of its own: a line of the user's is never dropped.
+    """
     tokens = MarkdownIt("commonmark").parse("\n".join(lines))
     headings: list[tuple[int, str]] = []
     blocks: list[_Block] = []
+    covered: set[int] = set()
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
             level = int(tok.tag[1:])
             headings = [h for h in headings if h[0] < level] + [(level, tokens[i + 1].content)]
+            covered.update(range(*tok.map) if tok.map else ())
             continue
         title = " > ".join(h[1] for h in headings) or None
         retain = any(h[1].strip().casefold() == "retain" for h in headings)
         line = (tok.map[0] if tok.map else 0) + 1
         if tok.type == "inline" and tokens[i - 1].type == "paragraph_open":
             blocks.append(_Block(tok.content, line, title, retain))
-        elif tok.type in ("fence", "code_block") and tok.content.strip():
+        elif tok.type in ("fence", "code_block", "html_block") and tok.content.strip():
             blocks.append(_Block(tok.content.rstrip("\n"), line, title, False, code=True))
-    return blocks
+        else:
+            continue
+        covered.update(range(*tok.map) if tok.map else ())
+    for n, text in enumerate(lines):
+        if n not in covered and text.strip() and _has_words(text):
+            blocks.append(_Block(text.strip(), n + 1, None, False, code=True))
+    return sorted(blocks, key=lambda b: b.line)
+
+
+def _has_words(text: str) -> bool:
+    """Line -> does it hold anything but Markdown punctuation (fences, rules, quote marks)?"""
+    return any(ch.isalnum() for ch in text)
 
 
 def mentions(text: str) -> list[str]:

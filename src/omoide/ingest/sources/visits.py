@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 _PARALLEL_BYTES = 8 << 20  # smaller databases are read in one go
 _BUSY_TIMEOUT_MS = 5000
 NO_URL = "visit has no URL (missing or empty url row)"
+IMPOSSIBLE = "impossible visit time (none, not a number, before 1990 or in the future)"
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Visits:
     page: np.ndarray  # int64 row in urls/titles, -1 when the page row is missing
     urls: pa.Array  # strings, one per page row
     titles: pa.Array  # strings, one per page row
+    impossible: np.ndarray  # int64 ids of visits whose time no browser could have written
 
 
 @contextmanager
@@ -149,9 +151,19 @@ def _pages(
 
 
 def read_visits(
-    conn: sqlite3.Connection, table: VisitTable, lo: int, hi: int, origin: Path
+    conn: sqlite3.Connection,
+    table: VisitTable,
+    lo: int,
+    hi: int,
+    origin: Path,
+    possible: tuple[int, int] | None = None,
 ) -> Visits:
-    """Connection to a copy of `origin` + tables + [lo, hi) in the browser's clock -> visits."""
+    """Connection to a copy of `origin` + tables + [lo, hi) in the browser's clock -> visits.
+
+    `possible` bounds the times a visit can have (browser clock); visits outside it, or with
+    no time or one that is not a number, fall in no day's window: their ids are returned in
+    `impossible`, on every day, so they are quarantined instead of never seen.
+    """
     db = Path(conn.execute("PRAGMA database_list").fetchone()[2])
     exprs = ["id", table.time, table.duration_us, table.page, table.transition]
     if table.transition_nullable:
@@ -171,6 +183,7 @@ def read_visits(
     codes, wanted = pd.factorize(page_id)
     with _reading(origin):
         found, urls, titles = _pages(db, table.pages, wanted, origin)
+        impossible = _impossible(db, table, possible)
     page = pd.Index(found).get_indexer(wanted)[codes]  # -1 where the page row is gone
     return Visits(
         visit_id=visit_id,
@@ -181,7 +194,21 @@ def read_visits(
         page=page,
         urls=urls,
         titles=titles,
+        impossible=impossible,
     )
+
+
+def _impossible(db: Path, table: VisitTable, possible: tuple[int, int] | None) -> np.ndarray:
+    """Database copy + tables + possible time range -> ids of visits with a time outside it."""
+    if possible is None:
+        return np.empty(0, np.int64)
+    # SQLite sorts text and blobs after every number, so `> latest` also finds a time
+    # written as text; NULL is asked for apart.
+    sql = (
+        f"SELECT ifnull(CAST(id AS INTEGER), 0) FROM {table.visits} "
+        f"WHERE {table.time} IS NULL OR {table.time} < ? OR {table.time} > ?"
+    )
+    return _query(db, sql, possible).column(0).to_numpy()
 
 
 def named_codes(
@@ -233,6 +260,7 @@ def visit_events(
     missing[:-1] |= np.isin(url_of_page, empty)
     no_url = missing[visits.page]
     rejects = [Reject(ref, NO_URL) for ref in refs.filter(no_url).to_pylist()]
+    rejects += [Reject(f"{db}#{table}.id={int(v)}", IMPOSSIBLE) for v in visits.impossible]
     keep = np.flatnonzero(~no_url) if no_url.any() else slice(None)
     page = visits.page[keep]
     url, title = url_of_page[page], title_of_page[page]
