@@ -161,15 +161,23 @@ def source_config(kind: str, path: Path | None = None, name: str | None = None) 
     return SourceConfig(kind=kind, path=path, name=name or kind)
 
 
+CLI = [sys.executable, "-c", "from omoide.cli.app import main; main()"]
+
+
+def cli_env(home: Path, **extra: str) -> dict[str, str]:
+    """OMOIDE_HOME (+ variables) -> the environment a user's shell would give the command."""
+    return {**os.environ, "OMOIDE_HOME": str(home), **extra}
+
+
 def run_cli(
-    *args: str, home: Path, input: str | None = None, timeout: int = 300
+    *args: str, home: Path, input: str | None = None, timeout: int = 300, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """Arguments + OMOIDE_HOME -> the `omoide` command run as a user runs it (a subprocess)."""
+    """Arguments + OMOIDE_HOME (+ variables) -> the `omoide` command run as a user runs it."""
     return subprocess.run(
-        [sys.executable, "-c", "from omoide.cli.app import main; main()", *args],
+        [*CLI, *args],
         input=input,
         capture_output=True,
         text=True,
-        env={**os.environ, "OMOIDE_HOME": str(home)},
+        env=cli_env(home, **env),
         timeout=timeout,
     )

@@ -14,6 +14,7 @@ from omoide.cli.bench import bench_app
 from omoide.cli.doctor import doctor_command
 from omoide.cli.memory import recall_command, reindex_command
 from omoide.cli.reflect import entity_command, profile_app
+from omoide.cli.runtime import current_log
 from omoide.core.errors import OmoideError
 from omoide.core.offline import go_offline
 
@@ -40,7 +41,10 @@ def main() -> None:
     try:
         app()
     except OmoideError as exc:
-        err.print(f"[red]omoide:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        one_line = " ".join(str(exc).split())
+        log = current_log()
+        where = f" (details: {log})" if log is not None else ""
+        err.print(f"[red]omoide:[/] {escape(one_line)}{where}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except ValidationError as exc:
         from omoide.core.settings import home_from_env

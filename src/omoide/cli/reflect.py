@@ -117,7 +117,7 @@ def profile_command(
 @profile_app.command("quiz")
 def quiz_command() -> None:
     """Answer the 50 public-domain IPIP Big-Five items; stored as the 'quiz' analysis."""
-    from omoide.cli.runtime import flow_modules, writing
+    from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
     from omoide.profile.history import record_analysis
     from omoide.profile.ipip import INSTRUCTIONS, SCALE, quiz_analysis, quiz_answers
     from omoide.store.profile_table import open_profile_history
@@ -134,9 +134,8 @@ def quiz_command() -> None:
     with writing(settings, "omoide profile quiz"):
         added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
         # The reflection over no new days rebuilds the profile page with the new analysis.
-        _, _, reflect_module = flow_modules(settings.home)
-        state = reflect_module.reflect_flow(days=0, analyse=False, return_state=True)
-    if not state.is_completed():
-        raise OmoideError(state.message or "the profile could not be rebuilt")
+        _, _, reflect_module = flow_modules(settings.home, "profile-quiz")
+        state = run_flow(reflect_module.reflect_flow, days=0, analyse=False)
+    outcome(state, "rebuilding the profile")
     scores = ", ".join(f"{t} {v:.2f}" for t, v in analysis.scores.as_dict().items())
     out.print(f"{'Saved' if added else 'Same answers as before'}: {scores}")

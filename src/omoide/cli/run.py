@@ -11,10 +11,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omoide.cli.runtime import flow_modules, writing
+from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
-from omoide.core.errors import OmoideError
 from omoide.core.settings import get_settings
 
 out = Console()
@@ -71,11 +70,9 @@ def run(
     settings = get_settings()
     the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
     with writing(settings, f"omoide run --day {the_day}"):
-        daily_module, _, _ = flow_modules(settings.home)
-        state = daily_module.daily(day=the_day, force=force, return_state=True)
-    if not state.is_completed():
-        raise OmoideError(state.message or f"daily run for {the_day} failed")
-    _print_day(state.result())
+        daily_module, _, _ = flow_modules(settings.home, "run")
+        state = run_flow(daily_module.daily, day=the_day, force=force)
+    _print_day(outcome(state, f"the daily run for {the_day}"))
 
 
 def backfill(
@@ -94,19 +91,15 @@ def backfill(
         TimeElapsedColumn(),
     )
     with writing(settings, f"omoide backfill --start {first} --end {last}"):
-        _, backfill_module, _ = flow_modules(settings.home)
+        _, backfill_module, _ = flow_modules(settings.home, "backfill")
         with Progress(*columns, console=err, transient=False) as bar:
             job = bar.add_task("backfill", total=n)
             progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
             try:
-                state = backfill_module.backfill(
-                    start=first, end=last, force=force, return_state=True
-                )
+                state = run_flow(backfill_module.backfill, start=first, end=last, force=force)
             finally:
                 progress.install(None)
-    results = state.result(raise_on_failure=False) if state.is_completed() else None
-    if results is None:
-        raise OmoideError(state.message or "backfill failed")
+    results = outcome(state, "the backfill")
     table = Table("day", "status", "events", "sessions", "memories", "facts", "quarantined")
     for d, r in results.items():
         table.add_row(
@@ -153,13 +146,11 @@ def reflect(
     """Run the weekly reflection now: opinions, links, a fresh Big Five analysis, the profile."""
     settings = get_settings()
     with writing(settings, "omoide reflect"):
-        _, _, reflect_module = flow_modules(settings.home)
-        state = reflect_module.reflect_flow(
-            end=parse_day(end) if end else None, days=days, return_state=True
+        _, _, reflect_module = flow_modules(settings.home, "reflect")
+        state = run_flow(
+            reflect_module.reflect_flow, end=parse_day(end) if end else None, days=days
         )
-    if not state.is_completed():
-        raise OmoideError(state.message or "reflect failed")
-    r = state.result()
+    r = outcome(state, "the reflection")
     out.print(
         f"{r['entities']} entities, {r['opinions']} opinions ({len(r['opinion_changes'])} moves), "
         f"{r['links_written']} daily files relinked, analyses added: "
@@ -170,7 +161,7 @@ def reflect(
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
     settings = get_settings()
-    daily_module, backfill_module, reflect_module = flow_modules(settings.home)
+    daily_module, backfill_module, reflect_module = flow_modules(settings.home, "serve")
     from prefect import serve as prefect_serve
 
     out.print(

@@ -1,21 +1,34 @@
-"""OMOIDE_HOME -> the process environment for Prefect (its home under OMOIDE_HOME, telemetry off), and the flows imported after it."""
+"""OMOIDE_HOME + a command -> the process set up for Prefect: its home under OMOIDE_HOME, telemetry off,
+its log in a file, the flows imported after it, and a flow call that survives a slow server start."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import yaml
 from rich.console import Console
 
+from omoide.core.errors import OmoideError
+from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.offline import OFFLINE_ENV, go_offline
 from omoide.core.settings import Settings
 from omoide.core.writer_lock import describe, writer_lock
 
 err = Console(stderr=True)
+
+# Prefect's ephemeral API server runs its database migrations on a home's first start; on a
+# busy two-core laptop that took longer than Prefect's 20 s default.
+STARTUP_TIMEOUT_S = "90"
+KEPT_LOGS = 30
+_STARTUP_FAILED = "ephemeral Prefect API server"
+_run_log: list[Path] = []  # the log file of this process's command, once it has one
 
 
 def prefect_environment(home: Path) -> dict[str, str]:
@@ -24,7 +37,8 @@ def prefect_environment(home: Path) -> dict[str, str]:
     return {
         "PREFECT_HOME": str(prefect_home),
         "PREFECT_LOCAL_STORAGE_PATH": str(prefect_home / "storage"),
-        "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "WARNING"),
+        "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "INFO"),
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": STARTUP_TIMEOUT_S,
         **OFFLINE_ENV,
     }
 
@@ -34,17 +48,108 @@ def apply_prefect_environment(home: Path) -> None:
     go_offline()
     for key, value in prefect_environment(home).items():
         os.environ.setdefault(key, value)
-    (home / "prefect").mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(home / "prefect")
 
 
-def flow_modules(home: Path) -> tuple[ModuleType, ModuleType, ModuleType]:
-    """OMOIDE_HOME -> the (daily, backfill, reflect) flow modules, imported only after Prefect's environment is set."""
+def run_log(home: Path, command: str, now: datetime) -> Path:
+    """Home + command + now -> a fresh log file under home/logs/ that Prefect's output goes to.
+
+    Prefect logs task failures with their tracebacks; on the terminal a failed run would
+    bury omoide's one-line message under a hundred lines. They go to this file instead (its
+    path is printed with any failure), and only the newest KEPT_LOGS files are kept.
+    """
+    logs = private_dir(home / "logs")
+    for old in sorted(logs.glob("*.log"))[: -KEPT_LOGS + 1]:
+        old.unlink(missing_ok=True)
+    name = re.sub(r"[^\w.-]+", "-", command).strip("-")
+    path = logs / f"{now:%Y%m%d-%H%M%S}-{name}-{os.getpid()}.log"
+    config = _file_logging(path)
+    settings = home / "prefect" / "logging.yml"
+    write_text_atomic(yaml.safe_dump(config, sort_keys=False), settings)
+    os.environ["PREFECT_LOGGING_SETTINGS_PATH"] = str(settings)
+    _run_log[:] = [path]
+    return path
+
+
+def _file_logging(path: Path) -> dict[str, Any]:
+    """Log file -> Prefect's own logging configuration with its console handler writing there."""
+    from importlib.util import find_spec
+
+    # Located, not imported: importing prefect sets its logging up before we point it here.
+    spec = find_spec("prefect")
+    if spec is None or spec.origin is None:  # pragma: no cover - prefect is a dependency
+        raise OmoideError("Prefect is not installed")
+    text = (Path(spec.origin).parent / "logging" / "logging.yml").read_text(encoding="utf-8")
+    config = yaml.safe_load(text)
+    # Prefect fills ${SETTING} placeholders when it loads the file: a `$` in the path must stay one.
+    config["handlers"]["console"] = {
+        "level": 0,
+        "class": "logging.FileHandler",
+        "formatter": "standard",
+        "filename": str(path).replace("$", "$$"),
+        "encoding": "utf-8",
+        "delay": True,
+    }
+    return config
+
+
+def current_log() -> Path | None:
+    """-> the log file of this process's command, when it started Prefect."""
+    return _run_log[0] if _run_log else None
+
+
+def flow_modules(home: Path, command: str) -> tuple[ModuleType, ModuleType, ModuleType]:
+    """OMOIDE_HOME + command -> the (daily, backfill, reflect) flow modules, imported only after
+    Prefect's environment and the command's log file are set."""
     apply_prefect_environment(home)
+    run_log(home, command, datetime.now())
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
     import omoide.flows.reflect as reflect_module
 
     return daily_module, backfill_module, reflect_module
+
+
+def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
+    """A flow + its parameters -> its final state; a server that was slow to start is tried once more."""
+    for attempt in (1, 2):
+        try:
+            return flow(**parameters, return_state=True)
+        except RuntimeError as exc:
+            if _STARTUP_FAILED not in str(exc):
+                raise
+            _stop_servers()
+            if attempt == 2:
+                timeout = os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "?")
+                raise OmoideError(
+                    f"Prefect's local API server did not start within {timeout} s, twice (the "
+                    "machine may be busy): run the command again, or allow it more time with "
+                    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
+                ) from exc
+    return None  # pragma: no cover - the loop returns or raises
+
+
+def _stop_servers() -> None:
+    """-> every ephemeral Prefect server this process started, stopped.
+
+    A server that timed out is still starting: left alone it would outlive the command, and
+    the next start would leave it orphaned. Prefect keeps them per port in `_instances`.
+    """
+    from prefect.server.api.server import SubprocessASGIServer
+
+    for server in list(SubprocessASGIServer._instances.values()):
+        server.stop()
+
+
+def outcome(state: Any, what: str) -> Any:
+    """A flow's final state + what it was -> its result, or OmoideError with the flow's own error."""
+    if state.is_completed():
+        return state.result()
+    try:
+        state.result()
+    except Exception as exc:  # noqa: BLE001 - whatever failed the flow becomes its one line
+        raise OmoideError(str(exc) or f"{what} failed") from exc
+    raise OmoideError(state.message or f"{what} failed")
 
 
 @contextmanager

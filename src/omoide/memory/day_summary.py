@@ -46,6 +46,7 @@ class DaySummary:
     refs: tuple[str, ...] = ()  # every record the digest was made from
     llm_calls: int = 0
     cached_calls: int = 0
+    ungrounded: int = 0  # the model's statements dropped as not grounded in the day's items
 
     @property
     def produced_by(self) -> str:

@@ -3,14 +3,16 @@
 Map: the day's items (activity sessions, note paragraphs, chat messages, retained lines),
 cut into chunks by a token budget, each become cited bullets. Reduce: the bullets become
 the digest (summary, highlights) and facts; when the bullets themselves exceed the budget
-they are condensed in rounds first. Every fact must cite items; a fact citing none is
-dropped (it could not be traced back). The user's `## Retain` lines enter as facts as-is,
+they are condensed in rounds first. Every fact must cite items and be grounded in them
+(`omoide.memory.grounding`); anything else is dropped, and so is a highlight not grounded in
+the day or a summary sentence that gives orders: an obeyed injection never reaches the vault. The user's `## Retain` lines enter as facts as-is,
 whichever backend runs. With no LLM the embedded extractive digest is used.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -22,6 +24,7 @@ from omoide.llm.cache import CachedLLM
 from omoide.memory.chunks import chunks, day_items, day_label, refs_of
 from omoide.memory.day_summary import DaySummary, Fact, Highlight, fact_id, retained_facts
 from omoide.memory.extractive_digest import embedded_digest, time_by_activity
+from omoide.memory.grounding import instruction, ungrounded
 from omoide.memory.summarize_prompts import (
     SYSTEM,
     Bullet,
@@ -86,17 +89,37 @@ def _llm_digest(
         bullets = _collapse(name, bullets, llm, budget, by_label)
     kept = [f"{f.kind}: {f.content}" for f in retained_facts(events)]
     digest = llm.generate(SYSTEM, reduce_prompt(name, bullets, kept), DailyDigest)
-    facts = _cited_facts(digest, by_label, day)
+    facts, dropped = _cited_facts(digest, by_label, day)
+    everything = [i.text for i in items]
+    highlights = [h.strip() for h in digest.highlights if h.strip()]
+    grounded = [h for h in highlights if ungrounded(h, everything) is None]
+    summary = _without_orders(digest.summary)
+    dropped += len(highlights) - len(grounded)
+    if dropped:
+        log.warning("summarize %s: dropped %d ungrounded statement(s) of the model", day, dropped)
     refs = tuple(dict.fromkeys(r for b in bullets for r in refs_of(b.items, by_label)))
     return DaySummary(
         day=day.isoformat(),
         backend=llm.backend,
         model=llm.model,
-        summary=digest.summary.strip(),
-        highlights=[Highlight(h.strip()) for h in digest.highlights if h.strip()],
+        summary=summary,
+        highlights=[Highlight(h) for h in grounded],
         time_by_activity=time_by_activity(sessions),
         facts=facts,
         refs=refs,
+        ungrounded=dropped,
+    )
+
+
+def _without_orders(summary: str) -> str:
+    """The model's narrative -> without any sentence that gives orders (an obeyed injection)."""
+    sentences = re.split(r"(?<=[.!?。！？])\s+", summary.strip())
+    kept = [s for s in sentences if instruction(s) is None]
+    if len(kept) == len(sentences):
+        return summary.strip()
+    return (
+        " ".join(kept)
+        or "(The model's summary repeated an instruction found in the day's data; it is not shown.)"
     )
 
 
@@ -120,16 +143,23 @@ def _collapse(
     return out
 
 
-def _cited_facts(digest: DailyDigest, by_label: dict[str, Item], day: date) -> list[Fact]:
-    """Model facts -> Facts with refs resolved; facts citing no known item are dropped."""
+def _cited_facts(
+    digest: DailyDigest, by_label: dict[str, Item], day: date
+) -> tuple[list[Fact], int]:
+    """Model facts -> Facts with refs resolved, and how many were dropped.
+
+    A fact is dropped when it cites no known item (it could not be traced back) or is not
+    grounded in the items it cites (`omoide.memory.grounding`: it gives orders, or its
+    specifics or words are not there).
+    """
     out: list[Fact] = []
     dropped = 0
     for f in digest.facts:
+        cited = [by_label[x] for x in f.items if x in by_label]
         refs = refs_of(f.items, by_label)
-        if not refs:
+        if not refs or ungrounded(f.content, [i.text for i in cited]) is not None:
             dropped += 1
             continue
-        first = min(by_label[x].at for x in f.items if x in by_label)
         out.append(
             Fact(
                 kind=f.kind,
@@ -138,11 +168,9 @@ def _cited_facts(digest: DailyDigest, by_label: dict[str, Item], day: date) -> l
                 confidence=f.confidence,
                 importance=f.importance,
                 refs=refs,
-                ts=first,
+                ts=min(i.at for i in cited),
                 origin="llm",
                 memory_id=fact_id(day.isoformat(), f.kind, f.content),
             )
         )
-    if dropped:
-        log.warning("summarize %s: dropped %d fact(s) that cited no item", day, dropped)
-    return out
+    return out, dropped

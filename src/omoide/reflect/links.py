@@ -2,8 +2,8 @@
 
 Granularity is the day: a link joins two daily files `vault/memory/DAY.md`, judged by the
 memories derived from them (facts W/B/O/S and the digest). Each derived memory of the day
-being linked asks LanceDB for its CANDIDATES nearest derived memories of other days
-(cosine); a day pair scores the MAXIMUM cosine over its fact pairs, because one strong
+being linked asks LanceDB for its CANDIDATES nearest derived memories of earlier days
+(cosine; a day links back in time, and the days after it show up as its backlinks); a day pair scores the MAXIMUM cosine over its fact pairs, because one strong
 shared thread (the same bug, the same trip) is what makes two days related, and a mean
 would drown it among a busy day's unrelated facts. Digest-to-digest pairs are skipped: the
 extractive digests share a template ("About N h of recorded activity …") that makes any
@@ -110,7 +110,9 @@ def _derived(table: lancedb.table.Table, where: str, vector: bool = False) -> pd
 def _pairs(table: lancedb.table.Table, day: str, now: datetime) -> pd.DataFrame:
     """Day -> its derived memories' nearest derived memories of other days, with cosines."""
     mine = _derived(table, f"day = {sql_str(day)}", vector=True)
-    base = f"kind IN ({sql_list(DERIVED_KINDS)}) AND day != {sql_str(day)} AND ts <= {sql_ts(now)}"
+    # Only earlier days: a day's links then depend on nothing that comes after it, so a
+    # backfill run twice writes the same lines (later days link back, shown as backlinks).
+    base = f"kind IN ({sql_list(DERIVED_KINDS)}) AND day < {sql_str(day)} AND ts <= {sql_ts(now)}"
     found = []
     for row in mine.itertuples(index=False):
         where = base + (" AND kind != 'digest'" if row.kind == "digest" else "")

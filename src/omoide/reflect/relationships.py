@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -135,7 +135,8 @@ def infer_relationship(
     """Entity slug, importance of each memory with it, last time seen, now -> Relationship."""
     n = len(importances)
     avg = float(sum(importances) / n) if n else 0.0
-    days = max((now - last_seen).total_seconds() / 86400.0, 0.0)
+    # Whole calendar days (UTC): a re-run on the same day gives the same bond, to the byte.
+    days = float(max((now.astimezone(UTC).date() - last_seen.astimezone(UTC).date()).days, 0))
     bond = bond_strength(n, avg, days, traits)
     return Relationship(
         slug=slug,

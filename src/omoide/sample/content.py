@@ -32,7 +32,7 @@ class Planted:
 class DayScript:
     """One weekday's plan: segments "HH:MM-HH:MM mode topic; ...", note Markdown, chat lines."""
 
-    segments: str
+    segments: str  # week.yaml's lines for the weekday, joined by "; "
     note: str
     chat: str
 
@@ -84,6 +84,13 @@ def _rows(rows: list[list[str]]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(r) for r in rows)
 
 
+def _hhmm(value: object) -> str:
+    """A planted item's `at` -> 'HH:MM'; an unquoted YAML time reads as a number, so say so."""
+    if not (isinstance(value, str) and len(value) == 5 and value[2] == ":"):
+        raise ValueError(f"planted.yaml: quote the time as 'HH:MM', got {value!r}")
+    return value
+
+
 @functools.cache
 def content() -> Content:
     """-> the sample's content, read once from the package data."""
@@ -96,14 +103,14 @@ def content() -> Content:
     }
     planted = tuple(
         Planted(
-            str(p["at"]),
+            _hhmm(p["at"]),
             p["kind"],
             tuple(tuple(cell.format_map(names) for cell in row) for row in p["rows"]),
         )
         for p in _yaml("planted.yaml")["planted"]
     )
     days = tuple(
-        DayScript(week["segments"][d], _text(f"notes/{d}.md"), _text(f"chats/{d}.txt"))
+        DayScript("; ".join(week["segments"][d]), _text(f"notes/{d}.md"), _text(f"chats/{d}.txt"))
         for d in WEEKDAYS
     )
     return Content(

@@ -116,7 +116,33 @@ def read_events(lake_dir: Path, day: date) -> pd.DataFrame:
 def write_sessions(lake_dir: Path, day: date, sessions: pd.DataFrame) -> Path:
     """Sessions of a day -> lake/sessions/day=D/sessions.parquet (derived: replaced whole)."""
     path = part_path(lake_dir, "sessions", day, "sessions")
-    return write_parquet_atomic(schemas.to_table(sessions, schemas.SESSIONS), path)
+    return _write_derived(path, sessions, schemas.SESSIONS, "session_id")
+
+
+def _write_derived(path: Path, frame: pd.DataFrame, schema: pa.Schema, key: str) -> Path:
+    """A derived partition's new rows -> written, unless they equal what is stored.
+
+    A row that is the same as the stored one but for `recorded_at` keeps the stored time
+    (omoide recorded it then), so recomputing an unchanged day writes no byte.
+    """
+    new = schemas.to_table(frame, schema)
+    if path.exists():
+        old = pq.read_table(path, schema=schema)
+        new = _keep_recorded_at(new, old, key, schema)
+        if new.equals(old):
+            return path
+    return write_parquet_atomic(new, path)
+
+
+def _keep_recorded_at(new: pa.Table, old: pa.Table, key: str, schema: pa.Schema) -> pa.Table:
+    """New rows + stored rows -> new rows, unchanged ones with their stored `recorded_at`."""
+    stored = {row[key]: row for row in old.to_pylist()}
+    rows = new.to_pylist()
+    for row in rows:
+        before = stored.get(row[key])
+        if before is not None and {**before, "recorded_at": None} == {**row, "recorded_at": None}:
+            row["recorded_at"] = before["recorded_at"]
+    return pa.Table.from_pylist(rows, schema=schema)
 
 
 def read_sessions(lake_dir: Path, day: date) -> pd.DataFrame:
@@ -138,7 +164,7 @@ def partition_digest(lake_dir: Path, stage: str, day: date) -> str:
 def write_facts(lake_dir: Path, day: date, facts: pd.DataFrame) -> Path:
     """Memory rows of a day -> lake/facts/day=D/facts.parquet (derived: replaced whole)."""
     path = part_path(lake_dir, "facts", day, "facts")
-    return write_parquet_atomic(schemas.to_table(facts, schemas.FACTS), path)
+    return _write_derived(path, facts, schemas.FACTS, "memory_id")
 
 
 def read_facts(lake_dir: Path, day: date) -> pd.DataFrame:

@@ -24,21 +24,24 @@ from .conftest import DAY, INJECTION, TZ
 
 
 def summarizer(fact_items: list[str] | None = None) -> FakeLLM:
-    """A fake Ollama model that cites the first items it is shown (or `fact_items`)."""
+    """A fake Ollama model: cites the item about LanceDB it was shown (or `fact_items`)."""
+    seen: dict[str, str] = {}  # item label -> its line, from the map prompts
 
     def answer(system: str, prompt: str, schema: type) -> ChunkNotes | DailyDigest:
         labels = re.findall(r"\[(i\d+)\]", prompt) or re.findall(r"\b(i\d+)\b", prompt)
         if schema is ChunkNotes:
+            seen.update(re.findall(r"^\[(i\d+)\] (.*)$", prompt, re.M))
             return ChunkNotes(bullets=[{"text": f"did {len(labels)} things", "items": labels[:3]}])
-        cited = fact_items if fact_items is not None else labels[:1]
+        about = [label for label, line in seen.items() if "LanceDB" in line][:1]
+        cited = fact_items if fact_items is not None else about
         return DailyDigest(
-            summary="The user reviewed the warelay storage change.",
-            highlights=["Reviewed PR #409"],
+            summary="The user decided on the warelay storage change.",
+            highlights=["Decided to move warelay's vectors to LanceDB"],
             facts=[
                 {
                     "kind": "B",
                     "entities": ["warelay"],
-                    "content": "Reviewed the LanceDB PR.",
+                    "content": "Decided to move warelay's vectors to LanceDB.",
                     "confidence": 0.9,
                     "importance": 0.6,
                     "items": cited,
@@ -76,10 +79,10 @@ def test_map_then_reduce_with_cited_facts(events, sessions):
     assert kinds[-1] == "DailyDigest" and kinds.count("DailyDigest") == 1
     assert kinds.count("ChunkNotes") >= 2  # several map chunks at this small budget
     assert s.produced_by == "ollama:fake:1b"
-    assert s.summary == "The user reviewed the warelay storage change."
+    assert s.summary == "The user decided on the warelay storage change."
     by_origin = {f.origin: f for f in s.facts}
     assert by_origin["llm"].refs  # resolved from item labels to record refs
-    assert by_origin["llm"].content == "Reviewed the LanceDB PR."
+    assert by_origin["llm"].content == "Decided to move warelay's vectors to LanceDB."
     # the fact citing an unknown item is dropped; retained lines are kept as written
     assert "Made-up fact citing nothing." not in [f.content for f in s.facts]
     assert sum(f.origin == "retain" for f in s.facts) == 2
