@@ -24,7 +24,9 @@ class BackfillIncomplete(OmoideError):
 def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
     """Inclusive day range -> the daily flow run for each day; summary per day."""
     settings = get_settings()
-    with writer_lock(settings.home, "backfill flow", settings.lock_timeout_s):
+    with writer_lock(
+        settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
+    ):
         return _run_days(start, end, force)
 
 

@@ -44,7 +44,9 @@ def daily(
 ) -> dict[str, Any]:
     """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories."""
     settings = get_settings()
-    with writer_lock(settings.home, "daily flow", settings.lock_timeout_s):
+    with writer_lock(
+        settings.home, "daily flow", settings.lock_timeout_s, sweep=settings.written_dirs
+    ):
         return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force)
 
 

@@ -26,12 +26,14 @@ from omoide.tasks.reflect import (
 )
 from omoide.tasks.summarize import choose_llm
 
+# The Big Five step runs first: entities weigh bonds by extraversion, so they must see this
+# run's analysis, or a second run would rewrite every entity page (and not settle).
 STEP_TASKS = {
+    "bigfive": reflect_bigfive,
     "entities": reflect_entities,
     "opinions": reflect_opinions,
     "links": reflect_links,
     "episodes": reflect_episodes,
-    "bigfive": reflect_bigfive,
     "profile": reflect_profile,
 }
 
@@ -123,7 +125,9 @@ def reflect_flow(
     end = end or local_day(now, settings.timezone)
     window = [(end - timedelta(days=i)).isoformat() for i in range(days)][::-1]
     label = f"{window[0]}..{window[-1]}" if window else end.isoformat()
-    with writer_lock(settings.home, "reflect flow", settings.lock_timeout_s):
+    with writer_lock(
+        settings.home, "reflect flow", settings.lock_timeout_s, sweep=settings.written_dirs
+    ):
         llm = choose_llm(settings.llm)
         report = reflect_steps(settings, llm, window, label, now, analyse=analyse, force=force)
     if report["failed"]:

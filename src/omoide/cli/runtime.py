@@ -164,5 +164,11 @@ def writing(settings: Settings, command: str) -> Iterator[None]:
             soft_wrap=True,
         )
 
-    with writer_lock(settings.home, command, settings.lock_timeout_s, on_wait=waiting):
+    with writer_lock(
+        settings.home,
+        command,
+        settings.lock_timeout_s,
+        on_wait=waiting,
+        sweep=settings.written_dirs,
+    ):
         yield

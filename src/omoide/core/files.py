@@ -3,19 +3,41 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+# What tempfile.mkstemp(prefix=".<name>.", suffix=".tmp") names a temporary file.
+_TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
+
 
 def private_dir(path: Path) -> Path:
     """Path -> the directory, created with owner-only permissions if missing."""
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     return path
+
+
+def remove_stale_temps(folders: Iterable[Path]) -> int:
+    """Folders omoide writes -> temporary files a killed write left behind removed; how many.
+
+    A process killed between writing a temporary file and moving it into place leaves
+    `.<name>.<random>.tmp` beside the target. Only omoide's own pattern is matched, in the
+    folders it owns; call it while holding the writer lock, so no write is in flight.
+    """
+    removed = 0
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for leftover in folder.rglob(".*.tmp"):
+            if _TEMP.fullmatch(leftover.name) and leftover.is_file():
+                leftover.unlink(missing_ok=True)
+                removed += 1
+    return removed
 
 
 @contextmanager

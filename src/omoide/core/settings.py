@@ -163,6 +163,18 @@ class Settings(BaseSettings):
     def cache_dir(self) -> Path:
         return self.home / "cache"
 
+    @property
+    def written_dirs(self) -> list[Path]:
+        """-> the folders omoide writes files into (where a killed write can leave a temp file)."""
+        vault = self.vault_dir or self.home / "vault"
+        return [
+            self.lake_dir,
+            self.quarantine_dir,
+            self.cache_dir,
+            vault / "memory",
+            vault / "bank",
+        ]
+
 
 def get_settings(**overrides: object) -> Settings:
     """Env + omoide.toml (+ explicit overrides) -> Settings; call it, never cache it at import."""

@@ -15,7 +15,7 @@ import functools
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +24,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from omoide.core.errors import OmoideError
-from omoide.core.files import private_dir, write_text_atomic
+from omoide.core.files import private_dir, remove_stale_temps, write_text_atomic
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +64,13 @@ def writer_lock(
     command: str,
     timeout_s: float,
     on_wait: Callable[[dict[str, Any]], None] | None = None,
+    sweep: Sequence[Path] = (),
 ) -> Iterator[None]:
     """Home + command + how long to wait -> the home's writer lock held for the block.
 
     When another process holds it, `on_wait(holder)` is called once and the lock is waited
-    for up to `timeout_s`; then HomeBusyError names the holder.
+    for up to `timeout_s`; then HomeBusyError names the holder. Once held, temporary files
+    that a killed writer left in the `sweep` folders are removed.
     """
     lock = _lock(str(private_dir(home) / LOCK_FILE))
     try:
@@ -99,6 +101,9 @@ def writer_lock(
                 "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
             }
             write_text_atomic(json.dumps(record) + "\n", home / HOLDER_FILE)
+            removed = remove_stale_temps(sweep)
+            if removed:
+                log.info("removed %d temporary file(s) a killed run left behind", removed)
         yield
     finally:
         if outermost:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # The reflection's steps, in the order they run; each is one Prefect task.
-STEPS = ("entities", "opinions", "links", "episodes", "bigfive", "profile")
+STEPS = ("bigfive", "entities", "opinions", "links", "episodes", "profile")
 
 # What a step reports when it did nothing (or failed), so every key is always present.
 EMPTY: dict[str, Any] = {

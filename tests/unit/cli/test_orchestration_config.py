@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from omoide.cli.runtime import prefect_environment
+from omoide.core.offline import OFFLINE_ENV
 from omoide.core.settings import SourceConfig
 from omoide.ingest.discover import browser_profiles, starter_toml
 from omoide.ingest.fingerprint import input_files, source_fingerprint
@@ -25,7 +26,8 @@ def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints()
         module = importlib.import_module("omoide." + path.removesuffix(".py").replace("/", "."))
         assert callable(getattr(module, func))
         env = d["work_pool"]["job_variables"]["env"]
-        assert env["DO_NOT_TRACK"] == "1" and env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+        # Deployment runs start omoide too: every telemetry switch is set there as well.
+        assert {k: env.get(k) for k in OFFLINE_ENV} == OFFLINE_ENV
 
 
 def test_served_daily_deployment_uses_the_configured_timezone():
