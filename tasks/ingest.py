@@ -1,7 +1,8 @@
 """Ingest task: one source's day collected, sanitized and merged into the lake.
 
-It is the cache unit of the daily flow: its key is the content hash of the source's input
-files, so an unchanged day does no work, while the raw data in between never leaves memory
+It is the cache unit of the daily flow: its key is the content hash of the source's records
+of that day (omoide.ingest.fingerprint.day_fingerprint), so an unchanged day does no work
+and new data invalidates only the days it falls on, while the raw data in between never leaves memory
 (DESIGN: the collect→sanitize edge is not persisted or cached).
 """
 
@@ -18,22 +19,22 @@ from prefect.context import TaskRunContext
 from omoide import __version__
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
-from omoide.ingest.fingerprint import source_fingerprint
+from omoide.ingest.fingerprint import day_fingerprint
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw
 from omoide.tasks.sanitize import sanitize_events
 
 # Bump when collect/sanitize logic changes, so cached days are recomputed.
-INGEST_VERSION = f"{__version__}-2"
+INGEST_VERSION = f"{__version__}-3"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 
 
 def ingest_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
-    """Task parameters -> key from input file hashes, day and policy (None: never cache)."""
+    """Task parameters -> key from the day's records, day and policy (None: never cache)."""
     source: SourceConfig = parameters["source"]
-    fp = source_fingerprint(source, parameters["day"])
+    fp = day_fingerprint(source, parameters["day"], parameters["tz"], parameters["now"])
     if fp is None:
         return None
     return stable_id(

@@ -26,7 +26,7 @@ from omoide import __version__, quality
 from omoide.core.days import day_bounds
 from omoide.core.errors import OmoideError
 from omoide.core.ids import stable_id
-from omoide.core.schemas import FACT_KINDS
+from omoide.core.kinds import FACT_KINDS
 from omoide.core.settings import EmbedSettings, LLMSettings
 from omoide.embed import get_embedder
 from omoide.llm import LLM, cached_ollama

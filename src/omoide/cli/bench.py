@@ -1,4 +1,4 @@
-"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency (one JSON object each with --json)."""
+"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up (one JSON object each with --json)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from omoide.core.settings import get_settings
 
 out = Console()
 bench_app = typer.Typer(
-    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency.", no_args_is_help=True
+    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up.",
+    no_args_is_help=True,
 )
 
 
@@ -105,3 +106,26 @@ def bench_recall(
         print(json.dumps(result))
         return
     out.print_json(json.dumps(result))
+
+
+@bench_app.command("cli")
+def bench_cli(
+    home: Annotated[
+        Path | None,
+        typer.Option(file_okay=False, help="A home to recall from (default: a sample, built)."),
+    ] = None,
+    rounds: Annotated[int, typer.Option(min=1, help="Fresh processes per command.")] = 7,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Time `omoide --help` and `omoide recall` as fresh processes against a bare interpreter."""
+    from omoide.bench.cli_latency import run_benchmark as run_cli_benchmark
+
+    result = run_cli_benchmark(home, rounds=rounds)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("figure", "value", "target")
+    for key, value in result.items():
+        if key != "targets":
+            table.add_row(key, str(value), str(result["targets"].get(key, "")))
+    out.print(table)

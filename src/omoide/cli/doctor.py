@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 import httpx
 import typer
@@ -12,8 +13,9 @@ from rich.table import Table
 from omoide.core.days import day_bounds, yesterday
 from omoide.core.errors import OmoideError
 from omoide.core.settings import Settings, SourceConfig, get_settings
-from omoide.ingest.fingerprint import input_files
-from omoide.ingest.sources import collect
+
+if TYPE_CHECKING:
+    from omoide.ingest.span import Span
 
 Check = tuple[str, bool | None, str]
 out = Console()
@@ -28,7 +30,22 @@ def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
         ("sources", bool(settings.sources), f"{len(settings.sources)} configured"),
     ]
     day = yesterday(settings.timezone, now)
-    rows += [_source_check(s, day, settings.timezone, now) for s in settings.sources]
+    spans: list[Span] = []
+    for source in settings.sources:
+        check, span = _source_check(source, day, settings.timezone, now)
+        rows.append(check)
+        spans += [span] if span is not None else []
+    if spans:
+        first, last = min(s.first for s in spans), max(s.last for s in spans)
+        days = (min(last, day) - first).days + 1
+        rows.append(
+            (
+                "history",
+                True,
+                f"your sources hold {first} to {last}; browsers purge old history (Chrome "
+                f"after about 90 days): save all {days} days with `omoide backfill --all`",
+            )
+        )
     rows += [_llm_check(settings), _embed_check(settings)]
     return rows
 
@@ -79,25 +96,34 @@ def _embed_check(settings: Settings) -> Check:
     return (label, True, detail)
 
 
-def _source_check(source: SourceConfig, day, tz: str, now: datetime) -> Check:  # noqa: ANN001
-    """One source -> can it be read, and how many events does yesterday have?"""
+def _source_check(
+    source: SourceConfig, day: date, tz: str, now: datetime
+) -> tuple[Check, Span | None]:
+    """One source -> can it be read, how many events yesterday has, and which days it holds."""
+    # Imported here: reading a source needs pandas, which `omoide --help` should not pay for.
+    from omoide.ingest.fingerprint import input_files
+    from omoide.ingest.sources import collect
+    from omoide.ingest.span import record_span
+
     label = f"source {source.name} ({source.kind})"
     if source.url is not None:
-        return _http_check(label, source.url.rstrip("/") + "/api/0/info")
+        return _http_check(label, source.url.rstrip("/") + "/api/0/info"), None
     if source.path is None or not source.path.exists():
-        return (label, False, f"not found: {source.path}")
-    if not input_files(source, day) and source.kind == "notes":
-        return (label, True, f"{source.path} (no note for {day})")
-    start, end = day_bounds(day, tz)
+        return (label, False, f"not found: {source.path}"), None
     try:
-        got = collect(source, start, end, now)
+        span = record_span(source, tz, now)
+        if not input_files(source, day) and source.kind == "notes":
+            got = None
+        else:
+            start, end = day_bounds(day, tz)
+            got = collect(source, start, end, now)
     except OmoideError as exc:
-        return (label, False, str(exc))
-    return (
-        label,
-        True,
-        f"{source.path}: {len(got.events)} events on {day}, {len(got.rejects)} rejected",
-    )
+        return (label, False, str(exc)), None
+    held = f"; records from {span.first} to {span.last}" if span else "; no records yet"
+    if got is None:
+        return (label, True, f"{source.path} (no note for {day}){held}"), span
+    detail = f"{source.path}: {len(got.events)} events on {day}, {len(got.rejects)} rejected"
+    return (label, True, detail + held), span
 
 
 def _http_check(label: str, url: str, optional: bool = False) -> Check:

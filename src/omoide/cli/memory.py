@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
-from omoide.core.schemas import MEMORY_KINDS
+from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.settings import Settings, get_settings
 
 if TYPE_CHECKING:

@@ -8,12 +8,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
+from omoide.core.errors import OmoideError
 from omoide.core.settings import get_settings
 
 out = Console()
@@ -76,13 +78,32 @@ def run(
 
 
 def backfill(
-    start: Annotated[str, typer.Option(help="First day, YYYY-MM-DD.")],
-    end: Annotated[str, typer.Option(help="Last day, YYYY-MM-DD (inclusive).")],
+    start: Annotated[str | None, typer.Option(help="First day, YYYY-MM-DD.")] = None,
+    end: Annotated[str | None, typer.Option(help="Last day, YYYY-MM-DD (inclusive).")] = None,
+    every_day: Annotated[
+        bool,
+        typer.Option(
+            "--all",
+            help="Every day from the earliest record any source holds to yesterday.",
+        ),
+    ] = False,
     force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
 ) -> None:
-    """Run the daily flow for every day from START to END; a failed day stops nothing."""
+    """Run the daily flow for every day from START to END (or --all); a failed day stops nothing."""
     settings = get_settings()
-    first, last = parse_day(start), parse_day(end)
+    if (every_day and (start or end)) or (not every_day and not (start and end)):
+        raise OmoideError("give either --start and --end, or --all")
+    if every_day:
+        from omoide.ingest.span import backfill_range
+
+        first, last, problems = backfill_range(
+            settings.sources, settings.timezone, datetime.now(UTC)
+        )
+        for problem in problems:
+            err.print(f"[yellow]left out:[/] {escape(problem)}", highlight=False, soft_wrap=True)
+        err.print(f"backfilling every day your sources hold: {first} to {last}")
+    else:
+        first, last = parse_day(start), parse_day(end)
     n = len(days_between(first, last))
     columns = (
         TextColumn("{task.description}"),

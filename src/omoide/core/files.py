@@ -8,9 +8,10 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 # What tempfile.mkstemp(prefix=".<name>.", suffix=".tmp") names a temporary file.
 _TEMP = re.compile(r"\..+\.[a-z0-9_]{8}\.tmp")
@@ -56,6 +57,8 @@ def _replacing(path: Path) -> Iterator[str]:
 
 def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
     """Arrow table -> parquet at path, via a temp file + os.replace (never half-written)."""
+    import pyarrow.parquet as pq  # here: the quick commands that write text never load Arrow
+
     with _replacing(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path

@@ -7,16 +7,6 @@ import pyarrow as pa
 
 TS = pa.timestamp("us", tz="UTC")
 
-# Kinds of events a collector emits; sessionize groups the activity kinds.
-EVENT_TYPES = ("visit", "window", "web", "afk", "note", "retain", "chat")
-ACTIVITY_TYPES = ("visit", "window", "web", "chat")
-SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", "chat")
-FACT_KINDS = ("W", "B", "O", "S")
-# Memory kinds: the fine-grained records a day is made of, then what was derived from them.
-RECORD_KINDS = ("note", "chat", "session")
-DERIVED_KINDS = (*FACT_KINDS, "digest")
-MEMORY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
-
 EVENTS = pa.schema(
     [
         pa.field("event_id", pa.string(), nullable=False),
@@ -62,7 +52,7 @@ FACTS = pa.schema(
         pa.field("memory_id", pa.string(), nullable=False),
         pa.field("day", pa.string(), nullable=False),  # local YYYY-MM-DD
         pa.field("ts", TS, nullable=False),  # when it happened
-        pa.field("kind", pa.string(), nullable=False),  # MEMORY_KINDS
+        pa.field("kind", pa.string(), nullable=False),  # omoide.core.kinds.MEMORY_KINDS
         pa.field("entities", pa.list_(pa.string())),
         pa.field("content", pa.string(), nullable=False),
         pa.field("confidence", pa.float64(), nullable=False),

@@ -1,13 +1,19 @@
-"""Source fingerprints: which files a day's collection reads, hashed, for cache keys."""
+"""Day fingerprints for cache keys: what a source holds for one day, and only that day."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+import hashlib
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from omoide.core.ids import file_digest, stable_id
+import pandas as pd
+
+from omoide.core.days import day_bounds
+from omoide.core.errors import OmoideError
+from omoide.core.ids import SEP
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import visible_files
+from omoide.ingest.sources import collect
+from omoide.ingest.sources.base import Collected, visible_files
 
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
 _SQLITE_SIDECARS = ("-wal", "-journal")
@@ -32,9 +38,31 @@ def input_files(source: SourceConfig, day: date) -> list[Path]:
     return visible_files(path, "*.jsonl" if source.kind == "chat" else "*.json")
 
 
-def source_fingerprint(source: SourceConfig, day: date) -> str | None:
-    """Source + day -> content hash of its input files; None when not cacheable (live API)."""
+def collected_fingerprint(collected: Collected) -> str:
+    """A window's collected events and rejects -> content hash (times of recording left out)."""
+    events = collected.events.drop(columns=["recorded_at"])
+    # Lists do not hash; a name never holds the separator, so joining keeps them apart.
+    events["entities"] = events["entities"].map(lambda e: SEP.join(e) if e is not None else "")
+    h = hashlib.blake2b(digest_size=16)
+    h.update(pd.util.hash_pandas_object(events, index=False).to_numpy().tobytes())
+    for r in collected.rejects:
+        h.update(f"{r.ref}{SEP}{r.reason}{SEP}{r.excerpt}{SEP}".encode("utf-8", "surrogatepass"))
+    h.update(repr(sorted(collected.fixed.items())).encode())
+    return h.hexdigest()
+
+
+def day_fingerprint(source: SourceConfig, day: date, tz: str, now: datetime) -> str | None:
+    """Source + local day -> hash of that day's records; None when not cacheable.
+
+    The day is collected (in memory, never stored) and its records hashed, so a new visit
+    or note changes only the key of the day it falls on, however large the database or
+    export. None for a live ActivityWatch server (it changes under us: always ask it) and
+    when the source cannot be read (the ingest task then reports why).
+    """
     if source.url is not None:
-        return None  # an ActivityWatch server changes under us; always ask it
-    files = input_files(source, day)
-    return stable_id(source.kind, day, *((str(p), file_digest(p)) for p in files))
+        return None
+    start, end = day_bounds(day, tz)
+    try:
+        return collected_fingerprint(collect(source, start, end, now))
+    except OmoideError:
+        return None

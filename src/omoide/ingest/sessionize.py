@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from omoide.core import schemas
 from omoide.core.ids import stable_ids
+from omoide.core.kinds import ACTIVITY_TYPES
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ def sessions(
     """Sanitized events of one day -> SESSIONS frame (same key revisited within gap = one)."""
     recorded_at = pd.Timestamp(now) if now is not None else pd.Timestamp.now(tz="UTC")
     cols = ["event_id", "ts", "duration_s", "event_type", "app", "title", "url", "source_ref"]
-    activity = events["event_type"].isin(schemas.ACTIVITY_TYPES).to_numpy()
+    activity = events["event_type"].isin(ACTIVITY_TYPES).to_numpy()
     ev = events[cols] if activity.all() else events.loc[activity, cols]
     if ev.empty:
         return schemas.empty(schemas.SESSIONS)

@@ -45,7 +45,7 @@ from lancedb.query import MatchQuery
 from pydantic import BaseModel
 
 from omoide.core.errors import OmoideError
-from omoide.core.schemas import MEMORY_KINDS
+from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.tokens import count_tokens
 from omoide.embed.base import Embedder
 from omoide.memory.strength import strength as memory_strength

@@ -28,7 +28,8 @@ import pyarrow as pa
 from slugify import slugify
 
 from omoide.core.ids import stable_id
-from omoide.core.schemas import DERIVED_KINDS, ENTITIES, MEMORY_KINDS
+from omoide.core.kinds import DERIVED_KINDS, MEMORY_KINDS
+from omoide.core.schemas import ENTITIES
 from omoide.reflect.relationships import Relationship, relationships_for
 
 log = logging.getLogger(__name__)

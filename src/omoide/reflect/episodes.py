@@ -29,7 +29,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.core.ids import stable_id
-from omoide.core.schemas import FACT_KINDS
+from omoide.core.kinds import FACT_KINDS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
 from omoide.store.memories import sql_list, sql_ts

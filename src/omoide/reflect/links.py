@@ -30,7 +30,7 @@ import pandas as pd
 from pydantic import BaseModel, Field
 
 from omoide.core.errors import LLMOutputError, LLMUnavailableError
-from omoide.core.schemas import DERIVED_KINDS
+from omoide.core.kinds import DERIVED_KINDS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
 from omoide.memory.recall import entity_key

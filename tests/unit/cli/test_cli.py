@@ -34,8 +34,11 @@ def test_doctor_reports_sources(tmp_path: Path, omoide_home: Path):
     from omoide.sample import write_sample
 
     write_sample(omoide_home, days=1)
-    r = omoide("doctor", home=omoide_home)
+    r = omoide("doctor", home=omoide_home, COLUMNS="400")
     assert "source chrome (chrome)" in r.stdout and "timezone" in r.stdout
+    # Each source's days, and the command that saves them before the browser purges them.
+    assert r.stdout.count("records from 2026-11-") >= 4
+    assert "your sources hold 2026-11-" in r.stdout and "omoide backfill --all" in r.stdout
     (omoide_home / "omoide.toml").write_text(
         '[[sources]]\nkind = "chrome"\npath = "nope/History"\n'
     )
@@ -75,3 +78,24 @@ def test_bench_throughput_prints_the_documented_json(omoide_home: Path):
     for key in ("events_per_s", "reference_events_per_s", "ratio_vs_reference", "regex_scan_ratio"):
         assert result[key] > 0
     assert result["events"] == 5000 and result["sessions"] > 0
+
+
+@pytest.mark.parametrize("args", [(), ("--start", "2026-11-18"), ("--all", "--end", "2026-11-20")])
+def test_backfill_needs_a_range_or_all(omoide_home: Path, args: tuple[str, ...]):
+    r = omoide("backfill", *args, home=omoide_home)
+    assert r.returncode == 1
+    assert "give either --start and --end, or --all" in r.stderr
+
+
+def test_backfill_all_runs_from_the_earliest_record_to_yesterday(omoide_home: Path):
+    from datetime import UTC, datetime
+
+    from omoide.core.days import yesterday
+    from omoide.sample import write_sample
+
+    last = yesterday("Europe/Berlin", datetime.now(UTC))
+    write_sample(omoide_home, days=1, end=last)
+    r = omoide("backfill", "--all", home=omoide_home, COLUMNS="200")
+    assert r.returncode == 0, r.stderr
+    assert f"backfilling every day your sources hold: {last} to {last}" in r.stderr
+    assert f"│ {last} │ ok" in r.stdout

@@ -9,9 +9,7 @@ import yaml
 
 from omoide.cli.runtime import prefect_environment
 from omoide.core.offline import OFFLINE_ENV
-from omoide.core.settings import SourceConfig
 from omoide.ingest.discover import browser_profiles, starter_toml
-from omoide.ingest.fingerprint import input_files, source_fingerprint
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -66,24 +64,3 @@ def test_browser_profiles_are_discovered(tmp_path: Path):
 
     config = tomllib.loads(starter_toml(found, "Europe/Berlin"))
     assert [s["path"] for s in config["sources"]] == [str(chrome), str(firefox)]
-
-
-def test_fingerprint_changes_with_content_and_ignores_other_days(tmp_path: Path):
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "2026-11-20.md").write_text("- one\n")
-    (notes / "2026-11-01.md").write_text("- far away\n")
-    src = SourceConfig(kind="notes", path=notes, name="notes")
-    from datetime import date
-
-    day = date(2026, 11, 20)
-    assert [p.name for p in input_files(src, day)] == ["2026-11-20.md"]
-    a = source_fingerprint(src, day)
-    (notes / "2026-11-01.md").write_text("- changed, but another day\n")
-    assert source_fingerprint(src, day) == a
-    (notes / "2026-11-20.md").write_text("- one, edited\n")
-    assert source_fingerprint(src, day) != a
-    assert (
-        source_fingerprint(SourceConfig(kind="activitywatch", url="http://127.0.0.1:5600"), day)
-        is None
-    )

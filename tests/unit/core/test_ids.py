@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from omoide.core.ids import row_ids, stable_id, stable_ids, stable_seeds
+from omoide.core.ids import stable_id, stable_ids
+from omoide.core.row_ids import row_ids, stable_seeds
 
 MASK = (1 << 64) - 1
 

@@ -16,12 +16,14 @@ other kinds (input counters, editor activity, ...) are not read, and counted in 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -80,13 +82,30 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         raise SourceError(path, "no such file or folder")
     files = visible_files(path, "*.json") if path.is_dir() else [path]
     parts = [
-        events_from_buckets(load_export(f), str(f), source.name, start, end, now) for f in files
+        in_window(indexed_export(f, _file_state(f)), str(f), source.name, start, end, now)
+        for f in files
     ]
     if not parts:
         return Collected(schemas.empty(schemas.EVENTS), [])
     frames = [p.events for p in parts if not p.events.empty]
     events = pd.concat(frames, ignore_index=True) if frames else parts[0].events
     return Collected(_dedupe(events), [r for p in parts for r in p.rejects])
+
+
+def _file_state(path: Path) -> tuple[int, int, int]:
+    """File -> (inode, size, modification time in ns): changes whenever the file does."""
+    st = path.stat()
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def indexed_export(path: Path, state: tuple[int, int, int]) -> Indexed:
+    """Export file (+ its state, the cache key) -> its events indexed by time, once per process.
+
+    A backfill asks for every day of the same export; parsing and indexing it once makes
+    each further day cost only its own events, not the whole history's.
+    """
+    return index_buckets(load_export(path), str(path))
 
 
 def load_export(path: Path) -> dict[str, Any]:
@@ -221,6 +240,16 @@ def _map(event_type: str, data: Mapping[str, Any], browser: str) -> Mapped | str
     return (browser, _str(data.get("title")), url)
 
 
+@dataclass(frozen=True)
+class Indexed:
+    """Every event of some buckets with a parsed start time, and the records that have none."""
+
+    found: list[Found]
+    stamps: list[str]
+    ts: pd.Series  # UTC start times, NaT where unparseable
+    rejects: list[Reject]
+
+
 def events_from_buckets(
     buckets: Mapping[str, Any],
     origin: str,
@@ -233,12 +262,17 @@ def events_from_buckets(
 ) -> Collected:
     """Buckets keyed by id (with events) + UTC [start, end) -> Collected events and rejects.
 
-    Timestamps are parsed for all events at once and only the window's events are checked
-    further, so a long export history costs little and its other days' flaws are reported on
-    their own day. Refs are `origin#buckets[ID].events[i]` for a file; for the REST API
-    (`api=True`) they are the aw-server URL of the event itself when it has an id, as list
-    positions are not stable.
+    Refs are `origin#buckets[ID].events[i]` for a file; for the REST API (`api=True`) they
+    are the aw-server URL of the event itself when it has an id, as list positions are not
+    stable.
     """
+    return in_window(
+        index_buckets(buckets, origin, api=api), origin, source_name, start, end, now, api=api
+    )
+
+
+def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False) -> Indexed:
+    """Buckets keyed by id -> their events with start times parsed at once, and bad buckets/events."""
     found: list[Found] = []
     stamps: list[str] = []
     rejects: list[Reject] = []
@@ -276,10 +310,30 @@ def events_from_buckets(
     ts = pd.to_datetime(
         pd.Series(stamps, dtype=object), utc=True, format="ISO8601", errors="coerce"
     )
-    bad = ts.isna().to_numpy().copy()
-    for k in np.flatnonzero(bad).tolist():
+    for k in np.flatnonzero(ts.isna().to_numpy()).tolist():
         bid, i, _, _, ev = found[k]
         rejects.append(Reject(_ref(origin, bid, i, ev, api), "unparseable timestamp"))
+    return Indexed(found, stamps, ts, rejects)
+
+
+def in_window(
+    indexed: Indexed,
+    origin: str,
+    source_name: str,
+    start: datetime,
+    end: datetime,
+    now: datetime,
+    *,
+    api: bool = False,
+) -> Collected:
+    """Indexed events + UTC [start, end) -> the window's events, and every rejected record.
+
+    Only the window's events are checked further, so a long export history costs little and
+    its other days' flaws are reported on their own day.
+    """
+    found, stamps, ts = indexed.found, indexed.stamps, indexed.ts
+    rejects = list(indexed.rejects)
+    bad = ts.isna().to_numpy().copy()
     # Year 0, 9999 and the like parse, but no watcher recorded them: rejected on every day.
     earliest, latest = pd.Timestamp(EARLIEST), pd.Timestamp(now) + pd.Timedelta(days=1)
     odd = ~bad & ((ts < earliest) | (ts > latest)).fillna(False).to_numpy()

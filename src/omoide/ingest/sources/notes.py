@@ -92,6 +92,22 @@ def note_day(start: datetime) -> date:
     return (start.astimezone(UTC) + DAY_SHIFT).date()
 
 
+def note_days(source: SourceConfig) -> list[date]:
+    """Notes folder or daily-note file -> the days that have a note, by file name, in order."""
+    root = source.path
+    if root is None or not root.exists():
+        raise SourceError(root or source.name, "no such notes file or folder")
+    files = visible_files(root, "*.md") if root.is_dir() else [root]
+    days = []
+    for f in files:
+        if _DAY_FILE.fullmatch(f.name):
+            try:
+                days.append(date.fromisoformat(f.name.removesuffix(".md")))
+            except ValueError:
+                continue  # 2026-13-45.md is no day: never collected either
+    return sorted(days)
+
+
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
     """Notes folder or daily-note file + UTC day window -> note/retain events of that day."""
     root = source.path

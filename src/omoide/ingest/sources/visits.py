@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from omoide.core import schemas
 from omoide.core.errors import SourceError
-from omoide.core.ids import row_ids, stable_seeds
+from omoide.core.row_ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.base import Collected, Reject, categorical, constant, empty_lists
 

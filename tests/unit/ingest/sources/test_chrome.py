@@ -13,7 +13,7 @@ import pytest
 
 from omoide.core import schemas
 from omoide.core.days import day_bounds, local_day
-from omoide.core.ids import row_ids, stable_seeds
+from omoide.core.row_ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import collect
 from omoide.ingest.sources.chrome import browser_name, chrome_us

@@ -12,7 +12,7 @@ import pytest
 
 from omoide.core import schemas
 from omoide.core.days import day_bounds
-from omoide.core.ids import row_ids, stable_seeds
+from omoide.core.row_ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import collect
 from omoide.ingest.sources.sqlite_copy import unix_us

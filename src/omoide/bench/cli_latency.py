@@ -1,0 +1,110 @@
+"""CLI latency benchmark: fresh `omoide` processes for `--help` and `recall`, against a bare interpreter.
+
+What is timed, each as a fresh process (what a person or a script pays per call), round by
+round in turn so a busy moment hits every figure alike; the median of the rounds counts:
+- `python`: `python -c pass`, the baseline every command pays;
+- `help`: `omoide --help`;
+- `recall`: `omoide recall QUERY --json` on a sample home (it rehearses: one table write);
+- `recall_no_rehearse`: the same with `--no-rehearse` (a pure read).
+One more recall process reports which heavy modules it loaded, so a regression that pulls
+Prefect or Great Expectations into the quick commands shows in the figures.
+Without a home, a three-day sample is written and backfilled first (not timed).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from omoide.core.errors import OmoideError
+
+QUERY = "what did I decide about the standing desk"
+HEAVY = ("prefect", "great_expectations", "pandas", "lancedb", "onnxruntime")
+_MARK = "omoide-bench-loaded:"
+# The console script's own body: what `omoide` runs, without depending on PATH.
+_OMOIDE = "from omoide.cli.app import main; main()"
+_LOADED = (
+    "import sys\n"
+    "from omoide.cli.app import main\n"
+    "try:\n    main()\n"
+    "except SystemExit:\n    pass\n"
+    f"print('\\n{_MARK}', *(m for m in {HEAVY!r} if m in sys.modules))\n"
+)
+
+
+def _env(home: Path) -> dict[str, str]:
+    """Home -> the environment of a benchmarked command (this one's, with the home set)."""
+    return {**os.environ, "OMOIDE_HOME": str(home)}
+
+
+def _timed(argv: Sequence[str], env: dict[str, str]) -> float:
+    """Command -> seconds it took as a fresh process; raises when it fails."""
+    began = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - began
+    if done.returncode != 0:
+        raise OmoideError(f"benchmarked command failed: {argv[3:]}: {done.stderr.strip()[-400:]}")
+    return took
+
+
+def sample_home(folder: Path, days: int = 3, end: date = date(2026, 11, 20)) -> Path:
+    """Empty folder -> a sample home with `days` days backfilled (by a real `omoide backfill`)."""
+    from omoide.sample import write_sample
+
+    first, last = write_sample(folder, days=days, end=end)
+    argv = [sys.executable, "-c", _OMOIDE, "backfill", "--start", str(first), "--end", str(last)]
+    _timed(argv, _env(folder))
+    return folder
+
+
+def loaded_modules(home: Path, *args: str) -> list[str]:
+    """Home + omoide arguments -> the heavy modules (HEAVY) that fresh process had loaded at its end."""
+    argv = [sys.executable, "-c", _LOADED, *args]
+    done = subprocess.run(argv, env=_env(home), capture_output=True, text=True, check=False)
+    if _MARK not in done.stdout:
+        raise OmoideError(f"omoide {' '.join(args)} crashed: {done.stderr.strip()[-400:]}")
+    return done.stdout.rsplit(_MARK, 1)[-1].split()
+
+
+def run_benchmark(home: Path | None = None, rounds: int = 7, query: str = QUERY) -> dict[str, Any]:
+    """Sample home (or None: one is built) + rounds -> medians in seconds and ratios to python."""
+    with tempfile.TemporaryDirectory(prefix="omoide-bench-cli-") as scratch:
+        if home is None:
+            home = sample_home(Path(scratch) / "home")
+        env = _env(home)
+        commands = {
+            "python": [sys.executable, "-c", "pass"],
+            "help": [sys.executable, "-c", _OMOIDE, "--help"],
+            "recall": [sys.executable, "-c", _OMOIDE, "recall", query, "--json"],
+            "recall_no_rehearse": [
+                *[sys.executable, "-c", _OMOIDE, "recall", query, "--json"],
+                "--no-rehearse",
+            ],
+        }
+        _timed(commands["recall_no_rehearse"], env)  # warm the file cache once, untimed
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(rounds):
+            for name, argv in commands.items():
+                times[name].append(_timed(argv, env))
+        loaded = loaded_modules(home, "recall", query, "--json", "--no-rehearse")
+    med = {name: statistics.median(ts) for name, ts in times.items()}
+    return {
+        "rounds": rounds,
+        "python_s": round(med["python"], 3),
+        "help_s": round(med["help"], 3),
+        "recall_s": round(med["recall"], 3),
+        "recall_no_rehearse_s": round(med["recall_no_rehearse"], 3),
+        "help_vs_python": round(med["help"] / med["python"], 2),
+        "recall_vs_python": round(med["recall"] / med["python"], 2),
+        "rehearse_overhead": round(med["recall"] / med["recall_no_rehearse"] - 1, 3),
+        "recall_loads": loaded,
+        "targets": {"help_s": 0.5, "recall_s": 1.5, "rehearse_overhead": 0.2},
+    }
