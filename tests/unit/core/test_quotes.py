@@ -6,13 +6,19 @@ from omoide.core.quotes import short_quote
 
 
 def test_short_text_is_only_flattened():
-    assert short_quote("Peter moved\n  to the platform team.") == "Peter moved to the platform team."
+    assert (
+        short_quote("Peter moved\n  to the platform team.") == "Peter moved to the platform team."
+    )
 
 
 def test_long_text_is_cut_on_a_word_boundary_with_an_ellipsis():
-    text = "Aiko: Ryokan rabbit hole. Higashiyama or Gion? Peter: Higashiyama, quieter. Go to sleep!"
+    text = (
+        "Aiko: Ryokan rabbit hole. Higashiyama or Gion? Peter: Higashiyama, quieter. Go to sleep!"
+    )
     quote = short_quote(text)
-    assert quote == "Aiko: Ryokan rabbit hole. Higashiyama or Gion? Peter: Higashiyama, quieter. Go…"
+    assert (
+        quote == "Aiko: Ryokan rabbit hole. Higashiyama or Gion? Peter: Higashiyama, quieter. Go…"
+    )
     assert len(quote) <= 80
     assert text.startswith(quote.removesuffix("…"))
 
