@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from prefect import flow, get_run_logger
@@ -10,36 +10,45 @@ from prefect import flow, get_run_logger
 from omoide.core import progress
 from omoide.core.days import days_between
 from omoide.core.errors import OmoideError
-from omoide.core.settings import get_settings
+from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.flows.daily import daily
+from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.tasks.artifacts import publish_markdown
+from omoide.tasks.summarize import choose_llm
 
 
 class BackfillIncomplete(OmoideError):
-    """Some days of a backfill failed; the others completed."""
+    """Some days (or the closing reflection) of a backfill failed; the others completed."""
 
 
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
 def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
-    """Inclusive day range -> the daily flow run for each day; summary per day."""
+    """Inclusive day range -> the daily flow run for each day, then one reflection; summary per day."""
     settings = get_settings()
     with writer_lock(
         settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_days(start, end, force)
+        return _run_days(settings, start, end, force)
 
 
-def _run_days(start: date, end: date, force: bool) -> dict[str, Any]:
+def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[str, Any]:
     """The backfill flow's body, run while the home's writer lock is held."""
     results: dict[str, Any] = {}
     for day in days_between(start, end):
-        state = daily(day=day, force=force, return_state=True)
+        # No Big Five analysis per day: the first day's would rest on that day alone.
+        state = daily(day=day, force=force, analyse=False, return_state=True)
         if state.is_completed():
             results[day.isoformat()] = {"ok": True, **_counts(state.result())}
         else:
             results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
         progress.advance(day.isoformat())
+    # One analysis over every stored day, so its signals (active days, rhythm) cover the range.
+    label = f"{start}..{end}"
+    llm = choose_llm(settings.llm)
+    reflected = reflect_steps(
+        settings, llm, [], label, datetime.now(UTC), analyse=True, force=force
+    )
     publish_markdown(
         _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
     )
@@ -47,10 +56,13 @@ def _run_days(start: date, end: date, force: bool) -> dict[str, Any]:
     get_run_logger().info(
         "backfill %s..%s: %d days, %d failed", start, end, len(results), len(failed)
     )
-    if failed:
-        raise BackfillIncomplete(
-            f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}"
-        )
+    problems = (
+        [f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}"] if failed else []
+    )
+    if reflected["failed"]:
+        problems.append(reflect_failure(label, reflected))
+    if problems:
+        raise BackfillIncomplete("; ".join(problems))
     return results
 
 

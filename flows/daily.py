@@ -41,13 +41,18 @@ def daily(
     min_dwell_s: float | None = None,
     excluded_domains: list[str] | None = None,
     force: bool = False,
+    analyse: bool | None = None,
 ) -> dict[str, Any]:
-    """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories."""
+    """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories.
+
+    `analyse`: None adds a Big Five analysis when the last is a week old; False never (a
+    backfill analyses once, after its last day).
+    """
     settings = get_settings()
     with writer_lock(
         settings.home, "daily flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force)
+        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force, analyse)
 
 
 def _run_day(
@@ -57,6 +62,7 @@ def _run_day(
     min_dwell_s: float | None,
     excluded_domains: list[str] | None,
     force: bool,
+    analyse: bool | None,
 ) -> dict[str, Any]:
     """The daily flow's body, run while the home's writer lock is held."""
     now = datetime.now(UTC)
@@ -125,7 +131,9 @@ def _run_day(
     stored = embed_day.with_options(
         refresh_cache=(force or not settings.lancedb_dir.exists()) or None
     )(**emb_args)
-    reflected = reflect_steps(settings, llm, [day.isoformat()], day.isoformat(), now, force=force)
+    reflected = reflect_steps(
+        settings, llm, [day.isoformat()], day.isoformat(), now, analyse=analyse, force=force
+    )
     summary = {
         "day": day.isoformat(),
         "sources": by_source,

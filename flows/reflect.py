@@ -57,6 +57,7 @@ def reflect_steps(
     run only when an analysis is asked for over a window (the weekly reflection).
     """
     run = ReflectInputs(
+        home=settings.home,
         db_dir=settings.lancedb_dir,
         vault_dir=settings.vault_dir,
         cache_dir=settings.cache_dir,

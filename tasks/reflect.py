@@ -46,19 +46,20 @@ from omoide.reflect.entities import collect_entities, entity_records, entity_vie
 from omoide.reflect.people import people_in
 from omoide.reflect.report import reflect_markdown
 from omoide.store.entities_table import open_entities, read_entities, upsert_entities
-from omoide.store.memories import memory_ids, memory_rows, open_memories
+from omoide.store.memories import memory_ids, memory_rows, open_memories, rows_with_ids
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import open_profile_history
 from omoide.store.versions import table_versions
 from omoide.tasks.artifacts import publish_markdown, publish_quality
 from omoide.vault.entity_pages import write_entity_pages
 from omoide.vault.episodes_page import write_episodes_page
-from omoide.vault.opinions_page import memories_index, write_opinions_page
-from omoide.vault.profile_page import citations, write_profile_page
+from omoide.vault.evidence import cited_memories
+from omoide.vault.opinions_page import write_opinions_page
+from omoide.vault.profile_page import write_profile_page
 from omoide.vault.related import day_files, write_related
 
 # Bump when a step's logic changes, so cached reflections are recomputed.
-REFLECT_VERSION = f"{__version__}-1"
+REFLECT_VERSION = f"{__version__}-2"
 LLM_RETRY = dict(retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=10))
 STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 
@@ -67,6 +68,7 @@ STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 class ReflectInputs:
     """What every reflection step is given: where the memory lives, the window, who the user is."""
 
+    home: Path  # OMOIDE_HOME: citations inside it are relative to it
     db_dir: Path
     vault_dir: Path
     cache_dir: Path
@@ -94,6 +96,7 @@ def _cache_key(
             "reflect",
             step,
             REFLECT_VERSION,
+            str(run.home),
             str(run.db_dir),
             str(run.vault_dir),
             sorted(table_versions(run.db_dir, tables).items()),
@@ -149,7 +152,7 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     if rows.empty:
         return {}
     views = entity_views(collect_entities(rows), rows, run.now, _traits(run.db_dir))
-    written = write_entity_pages(run.vault_dir, views)
+    written = write_entity_pages(run.vault_dir, views, run.home)
     table = open_entities(run.db_dir)
     known = set(read_entities(table)["slug"]) if table.count_rows() else set()
     upsert_entities(table, entity_records(views, run.now))
@@ -173,7 +176,7 @@ def reflect_opinions(run: ReflectInputs) -> dict[str, Any]:
     llm = _llm(run, opinions.PROMPT_VERSION)
     found, changes = opinions.update_opinions(opinions.load_opinions(table), facts, run.now, llm)
     opinions.upsert_opinions(table, found)
-    write_opinions_page(run.vault_dir, found, memories_index(rows))
+    write_opinions_page(run.vault_dir, found, cited_memories(rows, run.home))
     get_run_logger().info("reflect %s: %d opinions, %d moves", run.label, len(found), len(changes))
     lines = opinions.changes_markdown(changes).splitlines() if changes else []
     return {"opinions": len(found), "opinion_changes": lines}
@@ -198,8 +201,11 @@ def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
     since = day_bounds(date.fromisoformat(first), run.tz)[0]
     until = day_bounds(date.fromisoformat(last), run.tz)[1]
     llm = _llm(run, episodes.PROMPT_VERSION)
-    found = episodes.episodes_between(_memories(run), since, until, llm=llm)
-    write_episodes_page(run.vault_dir, found, f"{first} – {last}")
+    memories = _memories(run)
+    found = episodes.episodes_between(memories, since, until, llm=llm)
+    members = rows_with_ids(memories, [m for ep in found for m in ep.member_ids])
+    cites = cited_memories(members, run.home)
+    write_episodes_page(run.vault_dir, found, f"{first} – {last}", cites)
     return {"episodes": len(found)}
 
 
@@ -237,7 +243,7 @@ def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     profile, rebuilt = refresh_profile(last, rows, analyses, run.now, me=run.me, people=people)
     if rebuilt:
         save_profile(cache, profile)
-    write_profile_page(run.vault_dir, analyses, profile, citations(rows))
+    write_profile_page(run.vault_dir, analyses, profile, cited_memories(rows, run.home))
     deltas = profile_deltas(last, profile) if rebuilt else []
     return {"profile_rebuilt": rebuilt, "profile_deltas": deltas}
 

@@ -21,7 +21,7 @@ from omoide.memory.summarize import summarize_day
 from omoide.memory.summarize_prompts import PROMPT_VERSION
 from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
 from omoide.tasks.artifacts import publish_markdown, publish_quality
-from omoide.vault.daily import memory_path, write_daily
+from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
 SUMMARIZE_VERSION = f"{__version__}-1"
 
@@ -80,9 +80,9 @@ def summarize_and_write(
     publish_quality([check], f"facts-{day}")
     quality.raise_for_failures(check)
     path = write_facts(lake_dir, day, rows)
-    publish_markdown(
-        written.path.read_text(encoding="utf-8"), f"digest-{day}", f"omoide digest {day}"
-    )
+    # The UI renders front matter as headings; the artifact shows the digest only.
+    digest = without_front_matter(written.path.read_text(encoding="utf-8"))
+    publish_markdown(digest, f"digest-{day}", f"omoide digest {day}")
     get_run_logger().info(
         "%s: %s wrote %d memory row(s), %d fact(s); %d llm call(s), %d cached",
         day,

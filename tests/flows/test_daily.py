@@ -10,8 +10,11 @@ import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
 
+from omoide.core.settings import get_settings
+from omoide.profile.history import load_analyses
 from omoide.sample import write_sample
 from omoide.store.lake import read_events, read_sessions
+from omoide.store.profile_table import open_profile_history
 from omoide.store.quarantine import read_quarantine
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
@@ -116,6 +119,10 @@ def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, mo
     results = state.result()
     assert list(results) == [FIRST.isoformat(), LAST.isoformat()]
     assert all(r["ok"] and r["events"] > 0 for r in results.values())
+    # One Big Five analysis, after the last day, over every day (not the first day alone).
+    (analysis,) = load_analyses(open_profile_history(get_settings().lancedb_dir))
+    assert analysis.source == "offline"
+    assert analysis.provenance["signals"]["active_days"] == 2
 
     real = notes.collect
 

@@ -9,7 +9,10 @@ from pathlib import Path
 import lancedb
 import pytest
 
+from omoide.core.settings import get_settings
+from omoide.profile.history import load_analyses
 from omoide.sample import write_sample
+from omoide.store.profile_table import open_profile_history
 from omoide.vault.daily import memory_path
 from tests import ollama_server
 from tests.flows.test_daily import task_states
@@ -36,7 +39,6 @@ def _line(home: Path, source: str) -> str:
 
 
 def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
-    from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
     from omoide.flows.daily import daily
     from omoide.memory.recall import recall
@@ -153,7 +155,7 @@ def test_daily_reflects_into_bank_pages_and_the_weekly_flow_analyses(omoide_home
     from omoide.flows.backfill import backfill
     from omoide.flows.reflect import reflect_flow
 
-    write_sample(omoide_home, days=2, end=LAST)
+    write_sample(omoide_home, days=3, end=LAST)
     state = backfill(start=date(2026, 11, 19), end=LAST, return_state=True)
     assert state.is_completed(), state.message
     bank = omoide_home / "vault" / "bank"
@@ -179,8 +181,16 @@ def test_daily_reflects_into_bank_pages_and_the_weekly_flow_analyses(omoide_home
     assert again.is_completed() and again.result()["reflect"]["entity_pages_written"] == 0
     assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before  # idempotent
 
+    # Over the same memories the weekly analysis is the backfill's (same inputs, same id) ...
     weekly = reflect_flow(end=LAST, days=7, return_state=True)
     assert weekly.is_completed(), weekly.message
-    # no Ollama here, so the weekly analysis is the offline estimate; the history grows
+    assert weekly.result()["analyses_added"] == []
+    # ... and once an earlier day is added it analyses anew; no Ollama here, so the weekly
+    # analysis is the offline estimate, over all three days; the history grows.
+    assert daily(day=date(2026, 11, 18), return_state=True).is_completed()
+    weekly = reflect_flow(end=LAST, days=7, return_state=True)
+    assert weekly.is_completed(), weekly.message
     assert weekly.result()["analyses_added"] == ["offline"]
+    analyses = load_analyses(open_profile_history(get_settings().lancedb_dir))
+    assert [a.provenance["signals"]["active_days"] for a in analyses] == [2, 3]
     assert (bank / "profile.md").read_bytes() != before[bank / "profile.md"]

@@ -39,14 +39,18 @@ def entity_command(
     out.print(f"[bold]{escape(report['name'])}[/]  ({report['n_memories']} memories)")
     out.print(escape(report["summary"]))
     for item in report["timeline"]:
-        out.print(
-            f"  {item['day']}  {item['kind']:<7} {escape(item['content'][:120])}", highlight=False
-        )
-        out.print(f"           {escape(item['source'])}", highlight=False)
+        _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
     if report["related"]:
         out.print(
             "related: " + ", ".join(f"{r['name']} ({r['shared']})" for r in report["related"])
         )
+
+
+def _print_evidence(day: str, quote: str, source: str, kind: str = "") -> None:
+    """A memory's day, short quote and citation -> two lines: what was said, then where."""
+    kind_col = f"{kind:<7} " if kind else ""
+    out.print(f"  {day}  {kind_col}“{escape(quote)}”", highlight=False)
+    out.print(f"              {escape(source)}", highlight=False)
 
 
 @profile_app.callback()
@@ -103,7 +107,14 @@ def profile_command(
         ("core values", profile.core_values),
     ):
         out.print(f"{label}: " + ", ".join(f"{w.name} ({w.weight:.2f})" for w in items))
-    out.print(f"key memories: {', '.join(profile.key_memories)}")
+    from omoide.core.quotes import short_quote
+    from omoide.store.memories import rows_with_ids
+
+    out.print("key memories:")
+    for row in rows_with_ids(memories_table(settings), profile.key_memories).itertuples():
+        _print_evidence(row.day, short_quote(row.content), row.source)
+    if relationships:
+        out.print("relationships:")
     for r in relationships:
         out.print(
             f"  {r['name']}: {r['relationship_type']} (bond {r['bond_strength']:.2f}, "

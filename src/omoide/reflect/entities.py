@@ -193,13 +193,11 @@ def key_facts(rows: Sequence[Row], k: int = KEY_FACTS) -> list[Row]:
 
 
 def summary_text(entity: Entity, rel: Relationship | None = None) -> str:
-    """Entity (+ relationship) -> a deterministic one-paragraph summary citing first and last."""
+    """Entity (+ relationship) -> a deterministic one-paragraph summary of its span and bond."""
     first, last = entity.first_day, entity.last_day
     span = f"on {first}" if first == last else f"from {first} to {last}"
-    text = (
-        f"{entity.name} appears in {entity.count} memories ({', '.join(entity.kinds)}) {span}"
-        f" (first `{entity.memory_ids[0]}`, last `{entity.memory_ids[-1]}`)."
-    )
+    # The first and last memories are quoted in the timeline; ids are for tools, not for reading.
+    text = f"{entity.name} appears in {entity.count} memories ({', '.join(entity.kinds)}) {span}."
     if rel is not None:
         text += (
             f" Relationship: {rel.relationship_type} (bond {rel.bond_strength:.2f}, "

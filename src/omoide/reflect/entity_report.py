@@ -11,6 +11,7 @@ import pandas as pd
 
 from omoide.core import schemas
 from omoide.core.errors import OmoideError
+from omoide.core.quotes import short_quote
 from omoide.memory.recall import prefilter
 from omoide.reflect.entities import (
     collect_entities,
@@ -27,10 +28,15 @@ from omoide.store.entities_table import read_entities
 
 
 def _record(row: Mapping[str, Any]) -> dict[str, Any]:
-    """Memory row -> JSON-ready timeline entry with its citation."""
+    """Memory row -> JSON-ready timeline entry with its citation and a short quote to show."""
     ts = pd.Timestamp(row["ts"]).isoformat()
     keys = ("day", "kind", "content", "source", "memory_id")
-    return {"ts": ts, **{k: row[k] for k in keys}, "importance": float(row["importance"])}
+    return {
+        "ts": ts,
+        **{k: row[k] for k in keys},
+        "quote": short_quote(str(row["content"])),
+        "importance": float(row["importance"]),
+    }
 
 
 def entity_report(

@@ -151,6 +151,14 @@ def memory_rows(
     return query.select(columns).limit(None).to_pandas()
 
 
+def rows_with_ids(table: lancedb.table.Table, ids: Sequence[str]) -> pd.DataFrame:
+    """Memories table + ids -> those rows without vectors, in the order asked (unknown ids left out)."""
+    columns = [f.name for f in table.schema if f.name != "vector"]
+    frame = _lookup(table, list(ids), columns).to_pandas()
+    order = {mid: i for i, mid in enumerate(dict.fromkeys(ids))}
+    return frame.sort_values("memory_id", key=lambda s: s.map(order), ignore_index=True)
+
+
 def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
     """Table + local day -> that day's rows (all columns), ordered by ts and memory_id."""
     frame = table.search().where(f"day = {sql_str(day)}").to_pandas()

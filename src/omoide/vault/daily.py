@@ -105,6 +105,15 @@ def _split_front_matter(lines: list[str]) -> tuple[list[str], list[str]]:
     return [], lines
 
 
+def without_front_matter(text: str) -> str:
+    """Markdown file text -> the same text without its YAML front matter (for displays that show it as text)."""
+    lines = text.splitlines()
+    body = _split_front_matter(lines)[1]
+    if len(body) == len(lines):  # no closed front matter: nothing to strip
+        return text
+    return "\n".join(body).lstrip("\n") + ("\n" if text.endswith("\n") else "")
+
+
 def _merge_front_matter(old: list[str], owned: dict[str, object]) -> list[str]:
     """User front matter lines + omoide's keys -> front matter with the user's other keys verbatim."""
     blocks: list[tuple[str | None, list[str]]] = []

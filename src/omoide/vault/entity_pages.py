@@ -1,7 +1,7 @@
 """Entity views -> `vault/bank/entities/<slug>.md` pages, rewritten only when their text changes.
 
-Pages are wholly pipeline-owned and carry the GENERATED marker; every line of them cites
-the memories it rests on. A page left under a slug that was merged away (`peter.md` after
+Pages are wholly pipeline-owned and carry the GENERATED marker; every line of them quotes
+the memory it rests on, with its day and a link to the line (its id in a hidden comment). A page left under a slug that was merged away (`peter.md` after
 `Peter` joined `Peter Schmidt`) is removed only when omoide wrote it.
 """
 
@@ -17,20 +17,18 @@ import yaml
 from omoide.core.files import write_text_if_changed
 from omoide.core.markers import GENERATED
 from omoide.reflect.entities import Entity, EntityView, entity_slug
+from omoide.vault.evidence import cited, evidence
 
 log = logging.getLogger(__name__)
 
 PAGE_TAG = "omoide/entity"
 TIMELINE_MAX = 50  # most recent timeline lines on a page; older ones are counted
-LINE_CHARS = 240  # a timeline line's text is cut here
 
 
-def _line(row: Mapping[str, Any]) -> str:
-    """Memory row -> `DAY · KIND · text — `source` · `memory_id`` (one line, cited)."""
-    text = " ".join(str(row["content"]).split())
-    if len(text) > LINE_CHARS:
-        text = text[: LINE_CHARS - 1].rstrip() + "…"
-    return f"{row['day']} · {row['kind']} · {text} — `{row['source']}` · `{row['memory_id']}`"
+def _line(row: Mapping[str, Any], home: Path, page_dir: Path) -> str:
+    """Memory row -> `DAY · KIND “quote” — [file, line N](link) <!-- memory:ID -->`."""
+    c = cited(row, home)
+    return evidence(c.memory_id, {c.memory_id: c}, page_dir, kind=str(row["kind"]))
 
 
 def _link_text(name: str) -> str:
@@ -43,8 +41,8 @@ def _shared(n: int) -> str:
     return f"{n} shared memory" if n == 1 else f"{n} shared memories"
 
 
-def entity_page(view: EntityView) -> str:
-    """Entity view -> its page: front matter, summary with key facts, timeline, related."""
+def entity_page(view: EntityView, home: Path, page_dir: Path) -> str:
+    """Entity view + OMOIDE_HOME + the page's folder -> its page: front matter, summary, key facts, timeline, related."""
     entity, rows = view.entity, view.rows
     front = {
         "name": entity.name,
@@ -55,13 +53,13 @@ def entity_page(view: EntityView) -> str:
     out += [GENERATED, "", f"# {entity.name}", "", "## Summary", "", view.summary]
     if view.key_facts:
         out += ["", "Most important:", ""]
-        out += [f"- {_line(r)}" for r in view.key_facts]
+        out += [f"- {_line(r, home, page_dir)}" for r in view.key_facts]
     out += ["", "## Timeline", ""]
     shown = rows[-TIMELINE_MAX:]
     if len(rows) > len(shown):
         out.append(f"_{len(rows) - len(shown)} earlier memories are not shown._")
         out.append("")
-    out += [f"- {_line(r)}" for r in shown]
+    out += [f"- {_line(r, home, page_dir)}" for r in shown]
     if view.related:
         out += ["", "## Related", ""]
         out += [f"- [[{s}|{_link_text(name)}]] ({_shared(n)})" for s, name, n in view.related]
@@ -87,13 +85,13 @@ def _drop_superseded(vault_dir: Path, entity: Entity, current: set[str]) -> int:
     return removed
 
 
-def write_entity_pages(vault_dir: Path, views: Sequence[EntityView]) -> list[Path]:
-    """Entity views -> pages written; unchanged pages untouched, merged-away pages removed."""
+def write_entity_pages(vault_dir: Path, views: Sequence[EntityView], home: Path) -> list[Path]:
+    """Entity views + OMOIDE_HOME -> pages written; unchanged pages untouched, merged-away pages removed."""
     current = {v.entity.slug for v in views}
     written, removed = [], 0
     for view in views:
         path = page_path(vault_dir, view.entity.slug)
-        if write_text_if_changed(entity_page(view), path):
+        if write_text_if_changed(entity_page(view, home, path.parent), path):
             written.append(path)
         removed += _drop_superseded(vault_dir, view.entity, current)
     log.info(

@@ -1,15 +1,14 @@
 """Big Five analyses + the integrated profile + citations -> `vault/bank/profile.md` and its radar PNG.
 
-Every score and statement on the page names the analysis and the memories it rests on;
-sources are shown apart, never averaged. Both files are written only when they change.
+Every score and statement on the page quotes the memories it rests on (day, short quote,
+link to the line; ids in hidden comments, as is each analysis id); sources are shown apart,
+never averaged. Both files are written only when they change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import pandas as pd
 
 from omoide.core.files import write_bytes_if_changed, write_text_if_changed
 from omoide.profile.bigfive import TRAITS, Analysis
@@ -21,6 +20,7 @@ from omoide.profile.integrated import (
     latest_by_source,
 )
 from omoide.profile.radar import radar_png
+from omoide.vault.evidence import Cited, evidence, evidence_items, hidden_ids
 
 PAGE = "profile.md"
 RADAR = "profile-radar.png"
@@ -28,19 +28,20 @@ LABELS = {"quiz": "Questionnaire (IPIP-50)", "llm": "LLM analysis", "offline": "
 SHORT = {t: t[0].upper() for t in TRAITS}
 
 
-def citations(memories: pd.DataFrame) -> dict[str, str]:
-    """Memory rows -> {memory_id: citation path#Lnn}."""
-    return dict(zip(memories["memory_id"], memories["source"], strict=True))
-
-
-def _cite(ids: Sequence[str], cites: Mapping[str, str]) -> str:
-    """Memory ids -> "`id` (`path#Lnn`), ..." with a count of the rest."""
+def _rests_on(
+    head: str,
+    ids: Sequence[str],
+    cites: Mapping[str, Cited],
+    page_dir: Path,
+    note: str = "",
+    none: str = "no memories: no evidence, the neutral default",
+) -> list[str]:
+    """A list line + the memory ids it rests on -> that line, then its evidence quoted under it."""
     if not ids:
         # Said outright: a score with nothing behind it is the scale's neutral middle, not a finding.
-        return "no memories: no evidence, the neutral default"
-    shown = [f"`{i}` (`{cites[i]}`)" if i in cites else f"`{i}`" for i in ids[:SHOWN_EVIDENCE]]
-    more = f" +{len(ids) - SHOWN_EVIDENCE} more" if len(ids) > SHOWN_EVIDENCE else ""
-    return ", ".join(shown) + more
+        return [f"{head} — rests on {none}{note}"]
+    n = "1 memory" if len(ids) == 1 else f"{len(ids)} memories"
+    return [f"{head} — rests on {n}:{note}", *evidence_items(ids, cites, page_dir, SHOWN_EVIDENCE)]
 
 
 def _scores(a: Analysis) -> str:
@@ -48,14 +49,9 @@ def _scores(a: Analysis) -> str:
     return " · ".join(f"{SHORT[t]} {v:.2f}" for t, v in a.scores.as_dict().items())
 
 
-def _rests_on(a: Analysis, cites: Mapping[str, str]) -> str:
-    """Analysis -> what it rests on, for a statement about it."""
-    if a.source == "quiz":
-        return f"the user's own 50 IPIP answers (analysis `{a.analysis_id}`)"
-    return f"{_cite(a.evidence, cites)} (analysis `{a.analysis_id}`)"
-
-
-def _source_section(a: Analysis, current: Analysis | None, cites: Mapping[str, str]) -> list[str]:
+def _source_section(
+    a: Analysis, current: Analysis | None, cites: Mapping[str, Cited], page_dir: Path
+) -> list[str]:
     """Latest analysis of one source -> its page section, each score with its evidence."""
     tag = " — current" if current and a.analysis_id == current.analysis_id else ""
     low = " (low confidence)" if a.source == "offline" else ""
@@ -63,23 +59,23 @@ def _source_section(a: Analysis, current: Analysis | None, cites: Mapping[str, s
         f"### {LABELS[a.source]}{low}{tag}",
         "",
         f"{a.analyzed_at:%Y-%m-%d %H:%M} UTC · method `{a.method}` · confidence "
-        f"{a.confidence:.2f} · analysis `{a.analysis_id}`",
+        f"{a.confidence:.2f} {hidden_ids([a.analysis_id], 'analysis')}",
         "",
     ]
     signals = a.provenance.get("signals", {})
     for trait, value in a.scores.as_dict().items():
-        ids = a.trait_evidence.get(trait)
+        head = f"- {trait.capitalize()} {value:.2f}"
         if a.source == "quiz":
-            basis = "the user's own answers to this factor's 10 IPIP items"
-        else:
-            basis = _cite(ids if ids is not None else a.evidence, cites)
-        lines.append(f"- {trait.capitalize()} {value:.2f} — rests on {basis}")
+            lines.append(f"{head} — rests on the user's own answers to this factor's 10 IPIP items")
+            continue
+        ids = a.trait_evidence.get(trait)
+        lines += _rests_on(head, ids if ids is not None else a.evidence, cites, page_dir)
     if signals:
         lines += ["", "Signals: " + ", ".join(f"{k} {v}" for k, v in signals.items())]
     return [*lines, ""]
 
 
-def _history(analyses: Sequence[Analysis], cites: Mapping[str, str]) -> list[str]:
+def _history(analyses: Sequence[Analysis]) -> list[str]:
     """All analyses -> dated lines, with the change from the previous one of the same source."""
     lines: list[str] = []
     previous: dict[str, Analysis] = {}
@@ -88,37 +84,57 @@ def _history(analyses: Sequence[Analysis], cites: Mapping[str, str]) -> list[str
         if a.source in previous:
             old, new = previous[a.source].scores.as_dict(), a.scores.as_dict()
             delta = " · change " + " ".join(f"{SHORT[t]} {new[t] - old[t]:+.2f}" for t in TRAITS)
+        if a.source == "quiz":
+            basis = "the user's own 50 IPIP answers"
+        else:
+            # The memories are quoted in the source sections above; here they are only counted.
+            basis = f"{len(a.evidence)} memories {hidden_ids(a.evidence[:SHOWN_EVIDENCE])}"
         lines.append(
             f"- {a.analyzed_at:%Y-%m-%d} {a.source} · {_scores(a)} · confidence "
-            f"{a.confidence:.2f}{delta} — rests on {_rests_on(a, cites)}"
+            f"{a.confidence:.2f}{delta} — rests on {basis} {hidden_ids([a.analysis_id], 'analysis')}"
         )
         previous[a.source] = a
     return lines or ["- no analyses yet"]
 
 
-def _weighted(items: Sequence[Weighted], cites: Mapping[str, str]) -> list[str]:
-    """Weighted items -> list lines with their evidence."""
+def _weighted(items: Sequence[Weighted], cites: Mapping[str, Cited], page_dir: Path) -> list[str]:
+    """Weighted items -> list lines, each with its evidence quoted under it."""
     if not items:
         return ["- not enough evidence yet"]
-    return [f"- {w.name} ({w.weight:.2f}) — rests on {_cite(w.evidence, cites)}" for w in items]
+    return [
+        line
+        for w in items
+        for line in _rests_on(f"- {w.name} ({w.weight:.2f})", w.evidence, cites, page_dir)
+    ]
 
 
-def _traits(p: IntegratedProfile, cites: Mapping[str, str]) -> list[str]:
+def _traits(p: IntegratedProfile, cites: Mapping[str, Cited], page_dir: Path) -> list[str]:
     """Profile -> dominant trait lines, each naming the analysis and memories it rests on."""
     if not p.dominant_traits or p.current_source is None:
         return ["- no Big Five analysis yet"]
-    origin = f"{LABELS[p.current_source].lower()} `{p.current_analysis_id}`"
+    origin = f"from the {LABELS[p.current_source].lower()}"
+    note = f" {hidden_ids([p.current_analysis_id], 'analysis')}" if p.current_analysis_id else ""
     return [
-        f"- {w.name} ({w.weight:.2f}) — from the {origin}"
-        + (f", rests on {_cite(w.evidence, cites)}" if w.evidence else "")
+        line
         for w in p.dominant_traits
+        for line in _rests_on(
+            f"- {w.name} ({w.weight:.2f}), {origin}",
+            w.evidence,
+            cites,
+            page_dir,
+            note,
+            none="its score alone",
+        )
     ]
 
 
 def render_profile_page(
-    analyses: Sequence[Analysis], profile: IntegratedProfile, cites: Mapping[str, str]
+    analyses: Sequence[Analysis],
+    profile: IntegratedProfile,
+    cites: Mapping[str, Cited],
+    page_dir: Path,
 ) -> str:
-    """Analyses + integrated profile + citations -> the whole `bank/profile.md` text."""
+    """Analyses + integrated profile + cited memories + the page's folder -> the `bank/profile.md` text."""
     current = current_analysis(analyses)
     rule = (
         "Rule: the latest questionnaire if there is one, else the latest LLM "
@@ -140,7 +156,7 @@ def render_profile_page(
         "",
     ]
     for latest in latest_by_source(analyses).values():
-        lines += _source_section(latest, current, cites)
+        lines += _source_section(latest, current, cites, page_dir)
     p = profile
     lines += [
         "## Integrated profile",
@@ -151,23 +167,23 @@ def render_profile_page(
         "",
         "### Dominant traits",
         "",
-        *_traits(p, cites),
+        *_traits(p, cites, page_dir),
         "",
         "### Core interests",
         "",
-        *_weighted(p.core_interests, cites),
+        *_weighted(p.core_interests, cites, page_dir),
         "",
         "### Core values",
         "",
-        *_weighted(p.core_values, cites),
+        *_weighted(p.core_values, cites, page_dir),
         "",
         "### Key memories",
         "",
-        *([f"- {_cite([i], cites)}" for i in p.key_memories] or ["- none yet"]),
+        *([f"- {evidence(i, cites, page_dir)}" for i in p.key_memories] or ["- none yet"]),
         "",
         "## History",
         "",
-        *_history(analyses, cites),
+        *_history(analyses),
         "",
     ]
     return "\n".join(lines)
@@ -177,7 +193,7 @@ def write_profile_page(
     vault_dir: Path,
     analyses: Sequence[Analysis],
     profile: IntegratedProfile,
-    cites: Mapping[str, str],
+    cites: Mapping[str, Cited],
 ) -> tuple[bool, bool]:
     """Inputs -> `bank/profile.md` and its radar PNG, each written only when changed; (page, png)."""
     bank = vault_dir / "bank"
@@ -186,5 +202,5 @@ def write_profile_page(
     png = radar_png(series, current.source if current else None)
     png_changed = write_bytes_if_changed(png, bank / RADAR)
     return write_text_if_changed(
-        render_profile_page(analyses, profile, cites), bank / PAGE
+        render_profile_page(analyses, profile, cites, bank), bank / PAGE
     ), png_changed

@@ -105,6 +105,12 @@ def test_profile_quiz_entity_and_around_from_the_command_line(home_with_memories
     # all answers 4 on the IPIP-50 key (hand-worked in tests/unit/reflect/test_ipip.py)
     assert current["scores"]["openness"] == pytest.approx(0.60)
     assert (home_with_memories / "vault" / "bank" / "profile.md").exists()
+    # Read by a person: key memories as day, short quote and the line they came from.
+    r = omoide("profile", home=home_with_memories)
+    assert r.returncode == 0, r.stderr
+    shown = r.stdout.split("key memories:\n", 1)[1].splitlines()
+    assert "2026-11-20  “Peter moved to the platform team.”" in [ln.strip() for ln in shown]
+    assert "notes/2026-11-20.md#L17" in [ln.strip() for ln in shown]
 
     r = omoide("entity", "@peter", "--json", home=home_with_memories)
     assert r.returncode == 0, r.stderr
@@ -112,6 +118,12 @@ def test_profile_quiz_entity_and_around_from_the_command_line(home_with_memories
     assert (
         report["name"] == "Peter" and report["timeline"][0]["source"] == "notes/2026-11-20.md#L17"
     )
+    assert report["timeline"][0]["quote"] == "Peter moved to the platform team."
+    r = omoide("entity", "@peter", home=home_with_memories)
+    assert r.returncode == 0, r.stderr
+    lines = [ln.strip() for ln in r.stdout.splitlines()]
+    assert "2026-11-20  W       “Peter moved to the platform team.”" in lines
+    assert "notes/2026-11-20.md#L17" in lines and "m2" not in r.stdout
 
     r = omoide("recall", "--around", "m2", "--json", home=home_with_memories)
     assert r.returncode == 0, r.stderr

@@ -22,7 +22,8 @@ from omoide.profile.integrated import (
 from omoide.profile.ipip import quiz_analysis
 from omoide.profile.radar import radar_png
 from omoide.store.profile_table import open_profile_history
-from omoide.vault.profile_page import citations, write_profile_page
+from omoide.vault.evidence import cited_memories
+from omoide.vault.profile_page import write_profile_page
 from tests.fakes import rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -166,7 +167,7 @@ def test_profile_page_links_every_statement_to_evidence(tmp_path: Path):
         quiz,
     ]
     profile = build_profile(MEMORIES, analyses, NOW, me=["Aiko"])
-    cites = citations(MEMORIES)
+    cites = cited_memories(MEMORIES, home=tmp_path)
     assert write_profile_page(vault, analyses, profile, cites) == (True, True)
     text = (vault / "bank" / "profile.md").read_text()
     assert "Current: **quiz**" in text and "![Big Five radar](profile-radar.png)" in text
@@ -174,9 +175,15 @@ def test_profile_page_links_every_statement_to_evidence(tmp_path: Path):
     assert "### Offline estimate (low confidence)" in text
     statements = [ln for ln in text.splitlines() if re.match(r"- [A-Za-z].* \d\.\d\d", ln)]
     assert statements and all("rests on" in ln or "from the" in ln for ln in statements)
+    by_id = MEMORIES.set_index("memory_id")
     for mid in ("n-warelay", "b-test", "n-lance"):
-        assert f"`{mid}` (`{cites[mid]}`)" in text
-    assert f"analysis `{quiz.analysis_id}`" in text
+        # Day, quote and a link from vault/bank/ to the cited line; the id only in a comment.
+        day, content = by_id.loc[mid, "day"], by_id.loc[mid, "content"]
+        link = f"[memory/{day}.md, line {len(mid)}](../memory/{day}.md#L{len(mid)})"
+        assert f"{day} “{content}” — {link} <!-- memory:{mid} -->" in text
+        assert f"`{mid}`" not in text
+    assert f"<!-- analysis:{quiz.analysis_id} -->" in text
+    assert f"`{quiz.analysis_id}`" not in text
     assert "change O +0.20" in text  # llm 0.5 -> 0.7 in the history
     png = vault / "bank" / "profile-radar.png"
     before = (

@@ -128,46 +128,53 @@ def test_display_name_prefers_the_full_name_and_reads_underscores_as_spaces():
     assert ent.aliases == ("Peter", "Peter_Schmidt")
 
 
-def test_page_has_cited_timeline_summary_and_related_wikilinks(tmp_path: Path):
-    memories = frame()
-    written = write_entity_pages(tmp_path, entity_views(collect_entities(memories), memories, NOW))
+def test_page_quotes_its_timeline_with_links_and_has_related_wikilinks(tmp_path: Path):
+    memories, vault = frame(), tmp_path / "vault"
+    views = entity_views(collect_entities(memories), memories, NOW)
+    written = write_entity_pages(vault, views, home=tmp_path)
     assert sorted(p.name for p in written) == ["mina.md", "peter.md", "warelay.md"]
-    text = page_path(tmp_path, "peter").read_text()
+    text = page_path(vault, "peter").read_text()
     assert text.startswith("---\nname: Peter\n")
     assert "- omoide/entity" in text and GENERATED in text
-    assert "Peter appears in 4 memories (note, chat, W) from 2026-11-15 to 2026-11-20" in text
+    assert "Peter appears in 4 memories (note, chat, W) from 2026-11-15 to 2026-11-20." in text
     assert "Relationship: " in text
     timeline = text.split("## Timeline\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert len(timeline) == 4
+    # Day, kind, quote, a link from bank/entities/ to the cited line; the id only in a comment.
     for line, mid in zip(timeline, ["m1", "m2", "m3", "m6"], strict=True):
         assert re.fullmatch(
-            rf"- 2026-11-\d\d · \w+ · .+ — `vault/memory/[\d-]+\.md#L\d+` · `{mid}`", line
-        )
+            rf"- (2026-11-\d\d) · \w+ “.+” — \[memory/\1\.md, line {len(mid)}\]"
+            rf"\(\.\./\.\./memory/\1\.md#L{len(mid)}\) <!-- memory:{mid} -->",
+            line,
+        ), line
+    assert "`m" not in text
     # The W fact leads the summary's most important facts.
     most = text.split("Most important:\n\n", 1)[1].splitlines()[0]
-    assert "Peter moved to the platform team." in most and most.endswith("`m3`")
+    assert "“Peter moved to the platform team.”" in most and most.endswith("<!-- memory:m3 -->")
     assert "- [[mina|Mina]] (1 shared memory)" in text
-    warelay = page_path(tmp_path, "warelay").read_text()
+    warelay = page_path(vault, "warelay").read_text()
     assert "[[mina|Mina]]" in warelay and "[[peter" not in warelay
 
 
 def test_page_writes_are_idempotent(tmp_path: Path):
     memories = frame()
     ents = collect_entities(memories)
-    write_entity_pages(tmp_path, entity_views(ents, memories, NOW))
+    write_entity_pages(tmp_path, entity_views(ents, memories, NOW), tmp_path)
     path = page_path(tmp_path, "peter")
     before = path.stat().st_mtime_ns
-    assert write_entity_pages(tmp_path, entity_views(ents, memories, NOW)) == []
+    assert write_entity_pages(tmp_path, entity_views(ents, memories, NOW), tmp_path) == []
     assert path.stat().st_mtime_ns == before
     more = pd.concat([memories, pd.DataFrame([rec("m8", "Peter again", 0.5, entities=["Peter"])])])
-    assert write_entity_pages(tmp_path, entity_views(collect_entities(more), more, NOW)) == [path]
+    assert write_entity_pages(
+        tmp_path, entity_views(collect_entities(more), more, NOW), tmp_path
+    ) == [path]
 
 
 def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
     first = pd.DataFrame(
         [rec("a", "x", 3, entities=["Peter"]), rec("b", "y", 2, entities=["Mina"])]
     )
-    write_entity_pages(tmp_path, entity_views(collect_entities(first), first, NOW))
+    write_entity_pages(tmp_path, entity_views(collect_entities(first), first, NOW), tmp_path)
     own = page_path(tmp_path, "mina")
     own.write_text("# Mina\nmy own notes\n")
     later = pd.concat(
@@ -181,7 +188,7 @@ def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
             ),
         ]
     )
-    write_entity_pages(tmp_path, entity_views(collect_entities(later), later, NOW))
+    write_entity_pages(tmp_path, entity_views(collect_entities(later), later, NOW), tmp_path)
     assert not page_path(tmp_path, "peter").exists()
     assert page_path(tmp_path, "peter-schmidt").exists()
     assert own.read_text() == "# Mina\nmy own notes\n"
@@ -207,6 +214,7 @@ def test_entity_report_resolves_spellings(name):
     assert report["relationship"]["interaction_count"] == 4
     assert report["related"] == [{"slug": "mina", "name": "Mina", "shared": 1}]
     assert report["summary"].startswith("Peter appears in 4 memories")
+    assert [t["quote"] for t in report["timeline"]] == [t["content"] for t in report["timeline"]]
 
 
 def test_entity_report_names_an_unknown_entity():

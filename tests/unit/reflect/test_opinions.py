@@ -23,7 +23,8 @@ from omoide.reflect.opinions import (
     upsert_opinions,
 )
 from omoide.store.opinions_table import open_opinions
-from omoide.vault.opinions_page import memories_index, render_opinions, write_opinions_page
+from omoide.vault.evidence import cited_memories
+from omoide.vault.opinions_page import render_opinions, write_opinions_page
 from tests.fakes import FakeLLM, memory_rows
 
 T0 = datetime(2026, 11, 14, 9, tzinfo=UTC)
@@ -247,28 +248,38 @@ def test_llm_o_fact_judged_unrelated_founds_its_own_opinion_and_bad_answers_fall
     assert [o.origin_id for o in ops] == ["m1", "m3"]
 
 
-def test_page_lists_evidence_citations_and_is_written_idempotently(tmp_path: Path):
+def test_page_quotes_evidence_with_links_and_is_written_idempotently(tmp_path: Path):
     rows = [
         fact("m1", 0, c=0.6),
         fact("m2", 25, kind="W", c=1.0),
         fact("m3", 50, "Lance is not the right store for warelay.", kind="B", cos=0.9),
     ]
     ops, _ = run(rows)
-    memories = memories_index(frame(*rows))
-    text = render_opinions(ops, memories)
-    assert f"## {STATEMENT}" in text and "confidence **0.58**" in text
-    assert "- stated in: `notes/2026-11-14.md#L3` (`m1`)" in text
-    assert "- supported by (1): `notes/2026-11-15.md#L28` (`m2`)" in text
-    assert "- contradicted by (1): `notes/2026-11-16.md#L53` (`m3`)" in text
-    assert "2026-11-15 +0.080 → 0.68" in text and "@warelay" in text
     vault = tmp_path / "vault"
+    memories = cited_memories(frame(*rows), home=tmp_path)
+    text = render_opinions(ops, memories, vault / "bank")
+    assert f"## {STATEMENT}" in text and "confidence **0.58**" in text
+    # Day, quote and a link from vault/bank/ to the cited line; the id only in a comment.
+    assert (
+        f"- stated in: 2026-11-14 “{STATEMENT}” — [notes/2026-11-14.md, line 3]"
+        "(../../notes/2026-11-14.md#L3) <!-- memory:m1 -->"
+    ) in text
+    assert "- supported by (1):\n  - 2026-11-15 “" in text
+    assert "(../../notes/2026-11-15.md#L28) <!-- memory:m2 -->" in text
+    assert (
+        "- contradicted by (1):\n  - 2026-11-16 “Lance is not the right store for warelay.” — "
+        "[notes/2026-11-16.md, line 53](../../notes/2026-11-16.md#L53) <!-- memory:m3 -->"
+    ) in text
+    assert "2026-11-15 +0.080 → 0.68" in text and "@warelay" in text
+    assert "`m1`" not in text and "`m2`" not in text and "`m3`" not in text
     path, changed = write_opinions_page(vault, ops, memories)
     assert path == vault / "bank" / "opinions.md" and changed
     mtime = path.stat().st_mtime_ns
     assert write_opinions_page(vault, ops, memories) == (path, False)
     assert path.stat().st_mtime_ns == mtime and path.read_text(encoding="utf-8") == text
-    # An unknown memory still shows its id.
-    assert "(`m2`)" not in render_opinions(ops, {}) and "`m2`" in render_opinions(ops, {})
+    # A memory no longer stored still leaves its id for tools.
+    unknown = render_opinions(ops, {}, vault / "bank")
+    assert "a memory no longer stored <!-- memory:m2 -->" in unknown
 
 
 def test_changes_markdown_reads_like_a_changelog():

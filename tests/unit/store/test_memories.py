@@ -17,6 +17,7 @@ from omoide.store.memories import (
     drop_memories,
     open_memories,
     replace_day,
+    rows_with_ids,
     upsert_memories,
 )
 from tests.fakes import FakeEmbedder, memory_row, memory_rows
@@ -199,3 +200,11 @@ def test_vector_index_once_past_the_threshold(table, emb, monkeypatch: pytest.Mo
         ("ts",): "BTree",
         ("kind",): "Bitmap",
     }
+
+
+def test_rows_with_ids_come_in_the_order_asked_without_vectors(table, emb):
+    upsert_memories(table, frame(*BASE), emb, NOW)
+    rows = rows_with_ids(table, ["m3", "gone", "m1"])
+    assert list(rows["memory_id"]) == ["m3", "m1"] and "vector" not in rows.columns
+    assert rows.loc[0, "content"] == "Read LanceDB docs"
+    assert rows_with_ids(table, []).empty

@@ -9,7 +9,7 @@ from omoide.core.markers import BEGIN, END, without_pipeline_block
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.notes import collect as collect_notes
 from omoide.memory.day_summary import DaySummary, Fact, Highlight
-from omoide.vault.daily import memory_path, write_daily
+from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
 FACT = Fact(
     "O",
@@ -109,3 +109,16 @@ def test_notes_source_on_the_vault_does_not_read_back_the_digest(tmp_path: Path)
     texts = list(got.events["text"])
     assert texts == ["Met @Peter for lunch."]
     assert (got.events["event_type"] == "retain").sum() == 0
+
+
+def test_digest_without_front_matter_starts_at_the_users_text_or_the_block(tmp_path: Path):
+    w = write_daily(tmp_path, _summary(), SESSIONS, "m-digest")
+    text = w.path.read_text(encoding="utf-8")
+    shown = without_front_matter(text)
+    assert shown.splitlines()[0] == BEGIN and "date:" not in shown and "---" not in shown
+    assert text.endswith(shown) and shown.endswith(END + "\n")
+
+
+def test_text_without_front_matter_is_left_as_it_is():
+    for text in ("# Notes\n\n---\nnot front matter\n", "---\nunclosed: yes\n", ""):
+        assert without_front_matter(text) == text
