@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +56,13 @@ def _timed(argv: Sequence[str], env: dict[str, str]) -> float:
 
 
 def sample_home(folder: Path, days: int = 3, end: date = date(2026, 11, 20)) -> Path:
-    """Empty folder -> a sample home with `days` days backfilled (by a real `omoide backfill`)."""
-    from omoide.sample import write_sample
-
-    first, last = write_sample(folder, days=days, end=end)
-    argv = [sys.executable, "-c", _OMOIDE, "backfill", "--start", str(first), "--end", str(last)]
-    _timed(argv, _env(folder))
+    """Empty folder -> a sample home with `days` days backfilled, by `omoide sample` and `backfill`."""
+    first = end - timedelta(days=days - 1)
+    cli = [sys.executable, "-c", _OMOIDE]
+    _timed(
+        [*cli, "sample", "--days", str(days), "--end", str(end), "--out", str(folder)], _env(folder)
+    )
+    _timed([*cli, "backfill", "--start", str(first), "--end", str(end)], _env(folder))
     return folder
 
 
