@@ -17,6 +17,9 @@ from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.summarize import choose_llm
 
+# Days of a backfill reflected together (their links, then entities, opinions, profile).
+REFLECT_EVERY = 30
+
 
 class BackfillIncomplete(OmoideError):
     """Some days (or the closing reflection) of a backfill failed; the others completed."""
@@ -24,7 +27,7 @@ class BackfillIncomplete(OmoideError):
 
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
 def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
-    """Inclusive day range -> the daily flow run for each day, then one reflection; summary per day."""
+    """Inclusive day range -> the daily flow run for each day, a reflection per chunk of days; summary per day."""
     settings = get_settings()
     with writer_lock(
         settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
@@ -35,20 +38,33 @@ def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
 def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[str, Any]:
     """The backfill flow's body, run while the home's writer lock is held."""
     results: dict[str, Any] = {}
-    for day in days_between(start, end):
-        # No Big Five analysis per day: the first day's would rest on that day alone.
-        state = daily(day=day, force=force, analyse=False, return_state=True)
+    problems: list[str] = []
+    pending: list[str] = []
+    days = days_between(start, end)
+    llm = choose_llm(settings.llm)
+    for i, day in enumerate(days):
+        state = daily(day=day, force=force, reflect=False, return_state=True)
         if state.is_completed():
             results[day.isoformat()] = {"ok": True, **_counts(state.result())}
+            pending.append(day.isoformat())
         else:
             results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
+        if pending and (len(pending) == REFLECT_EVERY or i == len(days) - 1):
+            # Reflection reads every stored memory: once per chunk keeps a day's cost flat.
+            label = f"{pending[0]}..{pending[-1]}"
+            # No Big Five analysis per chunk: the first one would rest on its days alone.
+            reflected = reflect_steps(
+                settings, llm, pending, label, datetime.now(UTC), analyse=False, force=force
+            )
+            if reflected["failed"]:
+                problems.append(reflect_failure(label, reflected))
+            pending = []
         progress.advance(day.isoformat())
     # One analysis over every stored day, so its signals (active days, rhythm) cover the range.
     label = f"{start}..{end}"
-    llm = choose_llm(settings.llm)
-    reflected = reflect_steps(
-        settings, llm, [], label, datetime.now(UTC), analyse=True, force=force
-    )
+    analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
+    if analysed["failed"]:
+        problems.append(reflect_failure(label, analysed))
     publish_markdown(
         _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
     )
@@ -56,11 +72,8 @@ def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[s
     get_run_logger().info(
         "backfill %s..%s: %d days, %d failed", start, end, len(results), len(failed)
     )
-    problems = (
-        [f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}"] if failed else []
-    )
-    if reflected["failed"]:
-        problems.append(reflect_failure(label, reflected))
+    if failed:
+        problems.insert(0, f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}")
     if problems:
         raise BackfillIncomplete("; ".join(problems))
     return results

@@ -41,18 +41,18 @@ def daily(
     min_dwell_s: float | None = None,
     excluded_domains: list[str] | None = None,
     force: bool = False,
-    analyse: bool | None = None,
+    reflect: bool = True,
 ) -> dict[str, Any]:
     """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories.
 
-    `analyse`: None adds a Big Five analysis when the last is a week old; False never (a
-    backfill analyses once, after its last day).
+    `reflect=False` leaves the reflection to the caller: a backfill reflects once per chunk
+    of days, not once per day.
     """
     settings = get_settings()
     with writer_lock(
         settings.home, "daily flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force, analyse)
+        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force, reflect)
 
 
 def _run_day(
@@ -62,7 +62,7 @@ def _run_day(
     min_dwell_s: float | None,
     excluded_domains: list[str] | None,
     force: bool,
-    analyse: bool | None,
+    reflect: bool,
 ) -> dict[str, Any]:
     """The daily flow's body, run while the home's writer lock is held."""
     now = datetime.now(UTC)
@@ -131,8 +131,10 @@ def _run_day(
     stored = embed_day.with_options(
         refresh_cache=(force or not settings.lancedb_dir.exists()) or None
     )(**emb_args)
-    reflected = reflect_steps(
-        settings, llm, [day.isoformat()], day.isoformat(), now, analyse=analyse, force=force
+    reflected = (
+        reflect_steps(settings, llm, [day.isoformat()], day.isoformat(), now, force=force)
+        if reflect
+        else None
     )
     summary = {
         "day": day.isoformat(),
@@ -152,7 +154,7 @@ def _run_day(
             f"{len(failures)} of {len(settings.sources)} sources failed for {day}: "
             + "; ".join(failures)
         )
-    if reflected["failed"]:
+    if reflected is not None and reflected["failed"]:
         problems.append(reflect_failure(day.isoformat(), reflected))
     if problems:
         raise DayIncomplete("; ".join(problems))

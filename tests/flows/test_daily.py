@@ -137,3 +137,32 @@ def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, mo
     assert str(FIRST) in state.message and str(LAST) not in state.message.split("failed:")[-1]
     for day in (FIRST, LAST):
         assert len(read_events(sample_home / "lake", day)) > 0
+
+
+def vault_pages(home: Path) -> dict[str, str]:
+    """Home -> every vault page's text, the home's path and run clock times masked."""
+    import re
+
+    clock = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC")
+    return {
+        p.relative_to(home).as_posix(): clock.sub("<time>", p.read_text()).replace(str(home), "~")
+        for p in sorted((home / "vault").rglob("*.md"))
+    }
+
+
+def test_reflecting_once_per_chunk_ends_like_reflecting_every_day(
+    tmp_path: Path, sample_home: Path, monkeypatch
+):
+    import shutil
+
+    import omoide.flows.backfill as backfill_flow
+
+    per_day = tmp_path / "per-day"
+    shutil.copytree(sample_home, per_day)
+    assert backfill_flow.backfill(start=FIRST, end=LAST, return_state=True).is_completed()
+    monkeypatch.setattr(backfill_flow, "REFLECT_EVERY", 1)
+    monkeypatch.setenv("OMOIDE_HOME", str(per_day))
+    assert backfill_flow.backfill(start=FIRST, end=LAST, return_state=True).is_completed()
+    chunked, daily_pages = vault_pages(sample_home), vault_pages(per_day)
+    assert any(p.startswith("vault/bank/") for p in chunked)
+    assert chunked == daily_pages
