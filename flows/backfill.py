@@ -87,6 +87,7 @@ def _counts(summary: dict[str, Any]) -> dict[str, int]:
         "sessions": summary["sessions"]["sessions"],
         "memories": summary["memories"]["memories"],
         "facts": summary["digest"]["facts"],
+        **summary["work"],
     }
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import Task, flow, get_run_logger
 from prefect.runtime import flow_run
 
 from omoide.core.days import yesterday
@@ -116,9 +116,9 @@ def _run_day(
         llm=llm,
         now=now,
     )
-    digest = summarize_and_write.with_options(refresh_cache=force or None)(**sum_args)
+    digest, digest_cached = _result(summarize_and_write, force, sum_args)
     if not (Path(digest["path"]).exists() and Path(digest["vault"]).exists()):
-        digest = summarize_and_write.with_options(refresh_cache=True)(**sum_args)
+        digest, digest_cached = _result(summarize_and_write, True, sum_args)
     emb_args = dict(
         lake_dir=settings.lake_dir,
         db_dir=settings.lancedb_dir,
@@ -128,9 +128,7 @@ def _run_day(
         now=now,
     )
     repaired = repair_lancedb(settings.lancedb_dir)
-    stored = embed_day.with_options(
-        refresh_cache=(force or not settings.lancedb_dir.exists()) or None
-    )(**emb_args)
+    stored, stored_cached = _result(embed_day, force or not settings.lancedb_dir.exists(), emb_args)
     reflected = (
         reflect_steps(settings, llm, [day.isoformat()], day.isoformat(), now, force=force)
         if reflect
@@ -145,6 +143,11 @@ def _run_day(
         "reflect": reflected,
         "repaired": repaired,
         "failures": failures,
+        # What this run asked of the models (a result served from cache asked nothing).
+        "work": {
+            "llm_calls": 0 if digest_cached else digest["llm_calls"],
+            "embedded": 0 if stored_cached else stored["embedded"],
+        },
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")
     get_run_logger().info("day %s: %d sources ok, %d failed", day, len(by_source), len(failures))
@@ -159,6 +162,12 @@ def _run_day(
     if problems:
         raise DayIncomplete("; ".join(problems))
     return summary
+
+
+def _result(step: Task, refresh: bool, kwargs: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Task + whether to recompute + arguments -> its result, and whether the cache served it."""
+    state = step.with_options(refresh_cache=refresh or None)(**kwargs, return_state=True)
+    return state.result(), state.name == "Cached"
 
 
 def _summary_markdown(summary: dict[str, Any]) -> str:

@@ -55,13 +55,15 @@ def test_daily_collects_every_source_and_is_idempotent(sample_home: Path):
     assert set(first["source"]) == {"chrome", "firefox", "activitywatch", "notes", "chat"}
     sessions = read_sessions(sample_home / "lake", LAST)
     assert len(sessions) > 0 and summary["sessions"]["compression"] > 1
+    assert summary["work"]["embedded"] > 0
 
     again = daily(day=LAST, return_state=True)
     assert again.is_completed()
     states = task_states(again.state_details.flow_run_id)
     ingest = {k: v for k, v in states.items() if k.startswith("ingest-")}
     assert len(ingest) == 5 and set(ingest.values()) == {"Cached"}, states
-    assert not any(k.startswith("collect-") for k in states)  # no source was read again
+    assert not any(k.startswith("collect-") for k in states)  # no collect task ran again
+    assert again.result()["work"] == {"llm_calls": 0, "embedded": 0}
     assert states[f"sessionize-{LAST}"] == "Cached"
     pd.testing.assert_frame_equal(first, lake_snapshot(sample_home, LAST))
 

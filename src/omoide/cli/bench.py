@@ -14,7 +14,7 @@ from omoide.core.settings import get_settings
 
 out = Console()
 bench_app = typer.Typer(
-    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up.",
+    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up, backfill.",
     no_args_is_help=True,
 )
 
@@ -121,6 +121,25 @@ def bench_cli(
     from omoide.bench.cli_latency import run_benchmark as run_cli_benchmark
 
     result = run_cli_benchmark(home, rounds=rounds)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("figure", "value", "target")
+    for key, value in result.items():
+        if key != "targets":
+            table.add_row(key, str(value), str(result["targets"].get(key, "")))
+    out.print(table)
+
+
+@bench_app.command("backfill")
+def bench_backfill(
+    days: Annotated[int, typer.Option(min=2, max=366, help="Days of sample history.")] = 365,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Backfill a sample history cold (first, middle, last days), warm and forced; time each."""
+    from omoide.bench.backfill import run_benchmark as run_backfill_benchmark
+
+    result = run_backfill_benchmark(days)
     if as_json:
         print(json.dumps(result))
         return

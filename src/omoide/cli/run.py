@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -88,6 +89,9 @@ def backfill(
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the figures of each day as one JSON object.")
+    ] = False,
 ) -> None:
     """Run the daily flow for every day from START to END (or --all); a failed day stops nothing."""
     settings = get_settings()
@@ -121,6 +125,9 @@ def backfill(
             finally:
                 progress.install(None)
     results = outcome(state, "the backfill")
+    if as_json:
+        print(json.dumps(results))
+        return
     table = Table("day", "status", "events", "sessions", "memories", "facts", "quarantined")
     for d, r in results.items():
         table.add_row(
