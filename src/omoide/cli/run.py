@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
+from omoide.cli.runtime import deployment_environment, flow_modules, outcome, run_flow, writing
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
 from omoide.core.settings import get_settings
@@ -161,26 +162,41 @@ def reflect(
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
     settings = get_settings()
+    # Served runs start as subprocesses of this one with its environment and Prefect settings:
+    # forced before Prefect is imported, so they share this home's Prefect home and cache even
+    # when the shell named another PREFECT_HOME.
+    os.environ.update(deployment_environment(settings.home))
     daily_module, backfill_module, reflect_module = flow_modules(settings.home, "serve")
     from prefect import serve as prefect_serve
 
-    out.print(
-        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill; "
-        "open the UI with `prefect server start`."
+    where = (
+        os.environ.get("PREFECT_API_URL")
+        or "an ephemeral server (start `omoide server` for the UI)"
     )
-    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
+    out.print(
+        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill, "
+        f"on {where}.",
+        highlight=False,
+    )
+    prefect_serve(
+        *deployments(
+            daily_module, backfill_module, settings.timezone, reflect_module, settings.home
+        )
+    )
 
 
-def deployments(daily_module, backfill_module, timezone: str, reflect_module) -> list:  # noqa: ANN001
-    """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
+def deployments(daily_module, backfill_module, timezone: str, reflect_module, home: Path) -> list:  # noqa: ANN001
+    """Flow modules + timezone + OMOIDE_HOME -> the runner deployments `serve` runs (daily, backfill,
+    weekly reflect), each run's environment naming the home, Prefect's home under it and telemetry off."""
     from prefect.schedules import Cron
 
+    env = {"env": deployment_environment(home)}
     return [
         daily_module.daily.to_deployment(
-            name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
+            name="daily", schedule=Cron("0 2 * * *", timezone=timezone), job_variables=env
         ),
-        backfill_module.backfill.to_deployment(name="backfill"),
+        backfill_module.backfill.to_deployment(name="backfill", job_variables=env),
         reflect_module.reflect_flow.to_deployment(
-            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
+            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone), job_variables=env
         ),
     ]
