@@ -178,25 +178,21 @@ def serve() -> None:
         f"on {where}.",
         highlight=False,
     )
-    prefect_serve(
-        *deployments(
-            daily_module, backfill_module, settings.timezone, reflect_module, settings.home
-        )
-    )
+    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
 
 
-def deployments(daily_module, backfill_module, timezone: str, reflect_module, home: Path) -> list:  # noqa: ANN001
-    """Flow modules + timezone + OMOIDE_HOME -> the runner deployments `serve` runs (daily, backfill,
-    weekly reflect), each run's environment naming the home, Prefect's home under it and telemetry off."""
+def deployments(daily_module, backfill_module, timezone: str, reflect_module) -> list:  # noqa: ANN001
+    """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
     from prefect.schedules import Cron
 
-    env = {"env": deployment_environment(home)}
+    # No job variables: Prefect takes them only with a work pool. Served runs inherit this
+    # process's environment instead (see `serve`).
     return [
         daily_module.daily.to_deployment(
-            name="daily", schedule=Cron("0 2 * * *", timezone=timezone), job_variables=env
+            name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
         ),
-        backfill_module.backfill.to_deployment(name="backfill", job_variables=env),
+        backfill_module.backfill.to_deployment(name="backfill"),
         reflect_module.reflect_flow.to_deployment(
-            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone), job_variables=env
+            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
         ),
     ]
