@@ -64,11 +64,11 @@ def server_environment(home: Path, port: int, ui: bool) -> dict[str, str]:
 
 
 def server_command(port: int) -> list[str]:
-    """Port -> the `prefect server start` command line, bound to loopback."""
+    """Port -> the `prefect server start` command line, bound to loopback, its collection views offline."""
     return [
         sys.executable,
         "-m",
-        "prefect",
+        "omoide.cli.prefect_offline",
         "server",
         "start",
         "--host",

@@ -188,3 +188,24 @@ def test_a_logging_file_earlier_versions_left_on_the_prefect_home_is_removed(omo
     ours.write_text(theirs)
     drop_old_logging_file(omoide_home)
     assert ours.read_text() == theirs
+
+
+def test_the_server_reads_collection_views_from_prefects_own_copies():
+    # Prefect's server would download them from raw.githubusercontent.com (`work-pool create` asks).
+    import asyncio
+
+    import prefect.server.api.collections as collections
+
+    from omoide.cli.prefect_offline import install, local_collection_view
+
+    assert server_command(4200)[:3] == [sys.executable, "-m", "omoide.cli.prefect_offline"]
+    saved = collections.get_collection_view
+    try:
+        install()
+        assert collections.get_collection_view is local_collection_view
+        workers = asyncio.run(collections.get_collection_view("aggregate-worker-metadata"))
+        assert "process" in json.dumps(workers)
+        with pytest.raises(KeyError):
+            asyncio.run(local_collection_view("demo-flows"))  # no shipped copy: a 404, no download
+    finally:
+        collections.get_collection_view = saved
