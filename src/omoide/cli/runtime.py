@@ -74,7 +74,7 @@ def apply_prefect_environment(home: Path) -> None:
         url = running_server(home)
         if url is not None:
             os.environ["PREFECT_API_URL"] = url
-    elif _is_loopback(given) and not is_healthy(given.rstrip("/")):
+    elif _is_loopback(given) and _refused(given.rstrip("/")):
         # The docs have people export it for `omoide server`; once that stops, say so in one line.
         raise OmoideError(
             f"PREFECT_API_URL={given} does not answer: start `omoide server`, or unset "
@@ -114,6 +114,17 @@ def running_server(home: Path, timeout_s: float = 2.0) -> str | None:
         return None
     url = api_url(port)  # only ever loopback, whatever the file says
     return url if is_healthy(url, timeout_s) else None
+
+
+def _refused(url: str) -> bool:
+    """A loopback Prefect API URL -> whether nothing listens there (a slow answer is not a refusal)."""
+    try:
+        httpx.get(f"{url}/health", timeout=10.0, trust_env=False)
+    except httpx.ConnectError:
+        return True
+    except httpx.HTTPError:  # busy, not gone: Prefect's own client retries and reports
+        return False
+    return False
 
 
 def _is_loopback(url: str) -> bool:
