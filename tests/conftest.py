@@ -18,9 +18,11 @@ os.environ["PREFECT_LOCAL_STORAGE_PATH"] = str(_PREFECT_HOME / "storage")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO")
 go_offline()  # every dependency's telemetry off, as wherever omoide starts
 
-# The real HTTP test servers (Ollama, aw-server) and a refused port, registered once for every test.
+# The real HTTP test servers (Ollama, aw-server, a long-lived Prefect server) and a refused port,
+# registered once for every test.
 from tests.aw_server import aw_server  # noqa: E402, F401
 from tests.ollama_server import fake_ollama, refused_host  # noqa: E402, F401
+from tests.prefect_server import prefect_api  # noqa: E402, F401
 
 EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -5,7 +5,8 @@ LanceDB has indices to optimize) at its n-th file write, its
 n-th parquet write, inside a LanceDB optimize or merge, or at a moment of the run, then run
 the same command again and compare every lake row, quarantine row, vault file and LanceDB
 row with a reference home that was never interrupted (times of recording left out).
-The runs share one long-lived Prefect server, as a user's deployments do.
+The runs share one long-lived Prefect server (`prefect_api`, tests/prefect_server.py), as a
+user's deployments do.
 """
 
 from __future__ import annotations
@@ -15,15 +16,12 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import httpx
 import lancedb
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -43,56 +41,6 @@ TRIALS = [
     *(("merge", ms) for ms in (2, 40, 250)),
     *(("time", share) for share in (15, 35, 55, 75, 90)),  # percent of an uninterrupted run
 ]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A long-lived local Prefect server for the trials' runs -> its API URL."""
-    home = tmp_path_factory.mktemp("prefect-server")
-    port = _free_port()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")},
-        "PREFECT_HOME": str(home),
-        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-        "PREFECT_UI_ENABLED": "false",
-        "DO_NOT_TRACK": "1",
-    }
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "prefect",
-            "server",
-            "start",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/api"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.5)
-    else:
-        server.kill()
-        pytest.fail("the Prefect server did not start")
-    yield url
-    server.terminate()
-    server.wait(timeout=30)
 
 
 def _env(home: Path, api: str) -> dict[str, str]:
@@ -148,6 +96,9 @@ def state_of(home: Path) -> dict[str, str]:
 
 
 @pytest.mark.slow
+# About 5½ minutes on a quiet 2-core machine; a loaded one (two CPU hogs beside it) more than
+# doubles that, which must not fail the suite.
+@pytest.mark.timeout(1800)
 def test_a_backfill_killed_at_any_point_ends_like_an_uninterrupted_one(
     tmp_path: Path, prefect_api: str
 ) -> None:

@@ -15,6 +15,7 @@ from omoide.cli.doctor import doctor_command
 from omoide.cli.memory import recall_command, reindex_command
 from omoide.cli.reflect import entity_command, profile_app
 from omoide.cli.runtime import current_log
+from omoide.cli.server import server
 from omoide.core.errors import OmoideError
 from omoide.core.offline import go_offline
 
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 for command in (run.init, run.sample, run.run, run.backfill, run.reflect, run.serve):
     app.command()(command)
+app.command("server")(server)
 app.command("doctor")(doctor_command)
 app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
+from omoide.cli.runtime import deployment_environment, flow_modules, outcome, run_flow, writing
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
 from omoide.core.errors import OmoideError
@@ -189,12 +190,21 @@ def reflect(
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
     settings = get_settings()
+    # Served runs start as subprocesses of this one with its environment and Prefect settings:
+    # forced before Prefect is imported, so they share this home's Prefect home and cache even
+    # when the shell named another PREFECT_HOME.
+    os.environ.update(deployment_environment(settings.home))
     daily_module, backfill_module, reflect_module = flow_modules(settings.home, "serve")
     from prefect import serve as prefect_serve
 
+    where = (
+        os.environ.get("PREFECT_API_URL")
+        or "an ephemeral server (start `omoide server` for the UI)"
+    )
     out.print(
-        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill; "
-        "open the UI with `prefect server start`."
+        f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill, "
+        f"on {where}.",
+        highlight=False,
     )
     prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
 
@@ -203,6 +213,8 @@ def deployments(daily_module, backfill_module, timezone: str, reflect_module) ->
     """Flow modules + timezone -> the runner deployments `serve` runs (daily, backfill, weekly reflect)."""
     from prefect.schedules import Cron
 
+    # No job variables: Prefect takes them only with a work pool. Served runs inherit this
+    # process's environment instead (see `serve`).
     return [
         daily_module.daily.to_deployment(
             name="daily", schedule=Cron("0 2 * * *", timezone=timezone)

@@ -1,8 +1,10 @@
 """OMOIDE_HOME + a command -> the process set up for Prefect: its home under OMOIDE_HOME, telemetry off,
-its log in a file, the flows imported after it, and a flow call that survives a slow server start."""
+the home's long-lived server when `omoide server` runs one, its log in a file, the flows imported after
+it, and a flow call that survives a slow server start."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -12,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import yaml
 from rich.console import Console
 
@@ -28,6 +31,10 @@ err = Console(stderr=True)
 STARTUP_TIMEOUT_S = "90"
 KEPT_LOGS = 30
 _STARTUP_FAILED = "ephemeral Prefect API server"
+SERVER_FILE = "server.json"  # under OMOIDE_HOME/prefect while `omoide server` runs
+# Not Prefect's default name (PREFECT_HOME/logging.yml): every process on this Prefect home (the
+# server, a worker, deployment runs) would read it and log into the last command's file.
+LOGGING_FILE = "cli-logging.yml"
 _run_log: list[Path] = []  # the log file of this process's command, once it has one
 
 
@@ -43,12 +50,99 @@ def prefect_environment(home: Path) -> dict[str, str]:
     }
 
 
+def deployment_environment(home: Path) -> dict[str, str]:
+    """OMOIDE_HOME -> the environment of every deployment run: this home, Prefect's home and results under it, telemetry off."""
+    # Absolute: a deployment run starts in whatever folder its worker or `serve` process chose.
+    prefect_home = home.resolve() / "prefect"
+    return {
+        "OMOIDE_HOME": str(home.resolve()),
+        "PREFECT_HOME": str(prefect_home),
+        "PREFECT_LOCAL_STORAGE_PATH": str(prefect_home / "storage"),
+        **OFFLINE_ENV,
+    }
+
+
 def apply_prefect_environment(home: Path) -> None:
-    """OMOIDE_HOME -> os.environ ready before Prefect is imported (privacy switches forced)."""
+    """OMOIDE_HOME -> os.environ ready before Prefect is imported (privacy switches forced), pointed at
+    the home's long-lived server when one answers and no PREFECT_API_URL was given."""
     go_offline()
     for key, value in prefect_environment(home).items():
         os.environ.setdefault(key, value)
     private_dir(home / "prefect")
+    given = os.environ.get("PREFECT_API_URL")
+    if not given:
+        url = running_server(home)
+        if url is not None:
+            os.environ["PREFECT_API_URL"] = url
+    elif _is_loopback(given) and _refused(given.rstrip("/")):
+        # The docs have people export it for `omoide server`; once that stops, say so in one line.
+        raise OmoideError(
+            f"PREFECT_API_URL={given} does not answer: start `omoide server`, or unset "
+            "PREFECT_API_URL to run on a short-lived server of this command's own"
+        )
+
+
+def server_file(home: Path) -> Path:
+    """OMOIDE_HOME -> the file `omoide server` writes (pid and port) while its Prefect server runs."""
+    return home / "prefect" / SERVER_FILE
+
+
+def api_url(port: int) -> str:
+    """Port -> the URL of a Prefect API on that loopback port."""
+    return f"http://127.0.0.1:{port}/api"
+
+
+def is_healthy(url: str, timeout_s: float = 2.0) -> bool:
+    """A Prefect API URL -> whether its GET /health answers true."""
+    try:
+        # trust_env=False: a proxy from the environment must never see a loopback request.
+        response = httpx.get(f"{url}/health", timeout=timeout_s, trust_env=False)
+    except httpx.HTTPError:
+        return False
+    return response.status_code == 200 and response.text.strip() == "true"
+
+
+def running_server(home: Path, timeout_s: float = 2.0) -> str | None:
+    """OMOIDE_HOME -> the API URL of the Prefect server `omoide server` runs for it, or None when none answers."""
+    try:
+        record = json.loads(server_file(home).read_text(encoding="utf-8"))
+        pid, port = int(record["pid"]), int(record["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    # A server killed without cleaning up leaves its file; its port may since serve another home.
+    if not _alive(pid):
+        return None
+    url = api_url(port)  # only ever loopback, whatever the file says
+    return url if is_healthy(url, timeout_s) else None
+
+
+def _refused(url: str) -> bool:
+    """A loopback Prefect API URL -> whether nothing listens there (a slow answer is not a refusal)."""
+    try:
+        httpx.get(f"{url}/health", timeout=10.0, trust_env=False)
+    except httpx.ConnectError:
+        return True
+    except httpx.HTTPError:  # busy, not gone: Prefect's own client retries and reports
+        return False
+    return False
+
+
+def _is_loopback(url: str) -> bool:
+    """A URL -> whether it names this machine (127.0.0.1, localhost or ::1)."""
+    return httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
+
+
+def _alive(pid: int) -> bool:
+    """Process id -> whether such a process exists."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    return True
 
 
 def run_log(home: Path, command: str, now: datetime) -> Path:
@@ -58,15 +152,36 @@ def run_log(home: Path, command: str, now: datetime) -> Path:
     bury omoide's one-line message under a hundred lines. They go to this file instead (its
     path is printed with any failure), and only the newest KEPT_LOGS files are kept.
     """
+    drop_old_logging_file(home)
+    path = new_log(home, command, now)
+    config = _file_logging(path)
+    settings = home / "prefect" / LOGGING_FILE
+    write_text_atomic(yaml.safe_dump(config, sort_keys=False), settings)
+    os.environ["PREFECT_LOGGING_SETTINGS_PATH"] = str(settings)
+    return path
+
+
+def drop_old_logging_file(home: Path) -> None:
+    """OMOIDE_HOME -> the logging config earlier omoide versions wrote as PREFECT_HOME/logging.yml, removed.
+
+    Prefect reads that name by default, so a server or worker on this home would log into the
+    file of whichever command wrote it last; only a file naming this home's logs/ is ours.
+    """
+    old = home / "prefect" / "logging.yml"
+    try:
+        if str(home / "logs") in old.read_text(encoding="utf-8"):
+            old.unlink()
+    except OSError:
+        pass
+
+
+def new_log(home: Path, command: str, now: datetime) -> Path:
+    """Home + command + now -> the path of this command's log file under home/logs/ (older ones pruned)."""
     logs = private_dir(home / "logs")
     for old in sorted(logs.glob("*.log"))[: -KEPT_LOGS + 1]:
         old.unlink(missing_ok=True)
     name = re.sub(r"[^\w.-]+", "-", command).strip("-")
     path = logs / f"{now:%Y%m%d-%H%M%S}-{name}-{os.getpid()}.log"
-    config = _file_logging(path)
-    settings = home / "prefect" / "logging.yml"
-    write_text_atomic(yaml.safe_dump(config, sort_keys=False), settings)
-    os.environ["PREFECT_LOGGING_SETTINGS_PATH"] = str(settings)
     _run_log[:] = [path]
     return path
 

@@ -26,6 +26,10 @@ def test_prefect_yaml_declares_daily_backfill_and_recall_with_real_entrypoints()
         env = d["work_pool"]["job_variables"]["env"]
         # Deployment runs start omoide too: every telemetry switch is set there as well.
         assert {k: env.get(k) for k in OFFLINE_ENV} == OFFLINE_ENV
+        # ... and Prefect's home and result cache under OMOIDE_HOME, as for the CLI and the UI.
+        assert env["OMOIDE_HOME"] == "{{ $OMOIDE_HOME }}"
+        assert env["PREFECT_HOME"] == "{{ $OMOIDE_HOME }}/prefect"
+        assert env["PREFECT_LOCAL_STORAGE_PATH"] == "{{ $OMOIDE_HOME }}/prefect/storage"
 
 
 def test_served_daily_deployment_uses_the_configured_timezone():
