@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from omoide.core.errors import SourceError
-from omoide.ingest.sources import activitywatch
+from omoide.ingest.sources import aw_api
 from omoide.ingest.sources.activitywatch import collect
 from tests.aw_server import FakeAwServer
 from tests.unit.ingest.sources.test_activitywatch import END, EXPECTED_DAY, NOW, START, _source
@@ -31,7 +31,7 @@ def test_rest_api_persistent_500_is_a_transient_source_error(
     assert err.value.path == url
     assert "HTTP 500" in err.value.reason
     assert err.value.transient
-    assert len(backend.requests) == activitywatch.ATTEMPTS
+    assert len(backend.requests) == aw_api.ATTEMPTS
 
 
 def test_rest_api_refused_port_is_a_transient_source_error() -> None:
@@ -40,7 +40,7 @@ def test_rest_api_refused_port_is_a_transient_source_error() -> None:
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     with pytest.raises(SourceError) as err:
-        activitywatch.fetch_buckets(url, START, END, attempts=2, backoff_s=0.01)
+        aw_api.fetch_buckets(url, START, END, attempts=2, backoff_s=0.01)
     assert err.value.path == url
     assert "ConnectError" in err.value.reason
     assert err.value.transient
