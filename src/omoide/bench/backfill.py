@@ -58,8 +58,10 @@ def _calls(results: dict[str, Any]) -> tuple[int, int]:
     )
 
 
-def run_benchmark(days: int = 365, end: date = date(2026, 11, 20)) -> dict[str, Any]:
-    """History length in days (+ last day) -> timings of cold, warm and forced backfills."""
+def run_benchmark(
+    days: int = 365, end: date = date(2026, 11, 20), volume: float = 1.0
+) -> dict[str, Any]:
+    """History length in days (+ last day, activity volume) -> timings of cold, warm and forced backfills."""
     if days < 2:
         raise OmoideError(f"days must be at least 2, got {days}")
     window = min(30, days // 2)
@@ -68,7 +70,9 @@ def run_benchmark(days: int = 365, end: date = date(2026, 11, 20)) -> dict[str, 
     with tempfile.TemporaryDirectory(prefix="omoide-bench-backfill-") as scratch:
         home = Path(scratch) / "home"
         sample_s, _ = _omoide(
-            home, "sample", "--days", str(days), "--end", str(end), "--out", str(home)
+            home,
+            *("sample", "--days", str(days), "--end", str(end), "--out", str(home)),
+            *("--volume", str(volume)),
         )
         head_s, _ = _backfill(home, first, head_end)
         middle_s = 0.0
@@ -84,6 +88,7 @@ def run_benchmark(days: int = 365, end: date = date(2026, 11, 20)) -> dict[str, 
     first_per_day, last_per_day = head_s / window, tail_s / window
     return {
         "days": days,
+        "volume": volume,
         "window_days": window,
         "sample_s": round(sample_s, 1),
         "cold_s": round(cold_s, 1),

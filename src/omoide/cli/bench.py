@@ -134,12 +134,15 @@ def bench_cli(
 @bench_app.command("backfill")
 def bench_backfill(
     days: Annotated[int, typer.Option(min=2, max=366, help="Days of sample history.")] = 365,
+    volume: Annotated[
+        float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
+    ] = 1.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Backfill a sample history cold (first, middle, last days), warm and forced; time each."""
     from omoide.bench.backfill import run_benchmark as run_backfill_benchmark
 
-    result = run_backfill_benchmark(days)
+    result = run_backfill_benchmark(days, volume=volume)
     if as_json:
         print(json.dumps(result))
         return

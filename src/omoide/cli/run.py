@@ -56,11 +56,17 @@ def sample(
         Path, typer.Option("--out", help="Folder to write (becomes an OMOIDE_HOME).")
     ] = Path("sample"),
     end: Annotated[str, typer.Option(help="Last sample day, YYYY-MM-DD.")] = "2026-11-20",
+    volume: Annotated[
+        float,
+        typer.Option(
+            min=0.25, max=10, help="Activity per day: 1 ≈ 1,200 events, 3 ≈ 3,400 (a heavy day)."
+        ),
+    ] = 1.0,
 ) -> None:
     """Write a deterministic sample week in the real source formats, plus its omoide.toml."""
     from omoide.sample import write_sample
 
-    first, last = write_sample(out_dir, days=days, end=parse_day(end))
+    first, last = write_sample(out_dir, days=days, end=parse_day(end), volume=volume)
     out.print(f"{first} {last}")
 
 

@@ -47,18 +47,19 @@ def _segments(day: date, plan: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def _dwell_ms(rng: random.Random, app: str) -> int:
-    """App -> a plausible focus duration in ms."""
+def _dwell_ms(rng: random.Random, app: str, volume: float = 1.0) -> int:
+    """App (+ activity volume) -> a plausible focus duration in ms; `volume` times as many switches."""
     bands = content().dwell[app]
     lo, hi = rng.choices([(b[1], b[2]) for b in bands], weights=[b[0] for b in bands])[0]
-    return int(rng.uniform(lo, hi) * 1000)
+    return int(rng.uniform(lo, hi) * 1000 / volume)
 
 
 class _Desk:
     """The person's screen state while a day is generated: open pages, files, tabs."""
 
-    def __init__(self, rng: random.Random, day: date) -> None:
+    def __init__(self, rng: random.Random, day: date, volume: float = 1.0) -> None:
         self.rng = rng
+        self.volume = volume
         self.day = day
         self.titles: dict[str, str] = {}
         self.pages: dict[str, tuple[str, str]] = {}
@@ -114,10 +115,17 @@ class _Desk:
             self.pages[browser] = (url, title)
             self.titles[app] = title + suffix
             return Focus(
-                start, _dwell_ms(rng, "browser"), app, title + suffix, browser, url, visit, title
+                start,
+                _dwell_ms(rng, "browser", self.volume),
+                app,
+                title + suffix,
+                browser,
+                url,
+                visit,
+                title,
             )
         self.titles[kind] = self._title(kind)
-        return Focus(start, _dwell_ms(rng, kind), kind, self.titles[kind])
+        return Focus(start, _dwell_ms(rng, kind, self.volume), kind, self.titles[kind])
 
     def _title(self, app: str) -> str:
         """App -> its next window title."""
@@ -135,9 +143,9 @@ class _Desk:
         return f"{note} - vault - Obsidian v1.7.7"
 
 
-def day_focus(day: date, plan: str, rng: random.Random) -> list[Focus]:
-    """Local day + segment plan -> non-overlapping focus events (UTC ms)."""
-    desk, out, planned_end, end = _Desk(rng, day), [], 0, 0
+def day_focus(day: date, plan: str, rng: random.Random, volume: float = 1.0) -> list[Focus]:
+    """Local day + segment plan (+ activity volume) -> non-overlapping focus events (UTC ms)."""
+    desk, out, planned_end, end = _Desk(rng, day, volume), [], 0, 0
     for seg_start, seg_end, mode, topic in _segments(day, plan):
         # Nobody sits down on the minute: blur the planned boundaries by some seconds,
         # but a segment that follows another within minutes starts where that one ended.

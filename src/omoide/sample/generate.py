@@ -56,11 +56,22 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def write_sample(
-    out: Path, days: int = 7, end: date = date(2026, 11, 20), seed: int = 7
+    out: Path,
+    days: int = 7,
+    end: date = date(2026, 11, 20),
+    seed: int = 7,
+    volume: float = 1.0,
 ) -> tuple[date, date]:
-    """Folder + days ending at `end` -> sample sources and omoide.toml written; (first, last) day."""
+    """Folder + days ending at `end` (+ activity volume) -> sample sources and omoide.toml; (first, last) day.
+
+    `volume` scales how often the person switches windows and pages (1: about 1,200 events a
+    day across the five sources; 3: about 3,400, a heavy day); the story (notes, chats,
+    planted facts) is the same.
+    """
     if days < 1:
         raise ConfigError(f"days must be at least 1, got {days}")
+    if not 0.25 <= volume <= 10:
+        raise ConfigError(f"volume must be between 0.25 and 10, got {volume}")
     first = end - timedelta(days=days - 1)
     span = [first + timedelta(days=i) for i in range(days)]
     planted: list[list[Planted]] = [[] for _ in span]
@@ -78,7 +89,7 @@ def write_sample(
         if idx == 0 and not plan.startswith("00:"):
             # Always some activity just after local midnight: it belongs to the previous UTC day.
             plan = "00:14-00:38 personal news; " + plan
-        focused = day_focus(day, plan, rng)
+        focused = day_focus(day, plan, rng, volume)
         for item in planted[idx]:
             if item.kind in ("visits", "window"):
                 focused = plant(focused, day, item)

@@ -157,6 +157,22 @@ def test_other_seed_changes_activity_not_story(tmp_path: Path) -> None:
     assert (tmp_path / "a" / note).read_text() == (tmp_path / "b" / note).read_text()
 
 
+def test_volume_scales_activity_not_story(tmp_path: Path) -> None:
+    write_sample(tmp_path / "usual", days=1)
+    write_sample(tmp_path / "heavy", days=1, volume=3)
+    aw = "sources/activitywatch/aw-buckets-export.json"
+
+    def windows(home: Path) -> int:
+        buckets = json.loads((home / aw).read_text())["buckets"].values()
+        return sum(len(b["events"]) for b in buckets if b["type"] == "currentwindow")
+
+    assert windows(tmp_path / "heavy") > 2 * windows(tmp_path / "usual")
+    note = "sources/notes/2026-11-20.md"
+    assert (tmp_path / "usual" / note).read_text() == (tmp_path / "heavy" / note).read_text()
+    with pytest.raises(ConfigError, match="volume"):
+        write_sample(tmp_path / "bad", days=1, volume=0)
+
+
 def test_chrome_history_has_the_real_schema_and_consistent_counts(sample: Path) -> None:
     path = sample / "sources/chrome/Default/History"
     assert not Path(f"{path}-wal").exists() and not Path(f"{path}-journal").exists()
