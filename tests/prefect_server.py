@@ -1,7 +1,7 @@
 """Long-lived Prefect servers and workers for tests, as subprocesses on free loopback ports, always stopped.
 
-`prefect_api` (module-scoped, registered in conftest) is a bare `prefect server start` with its
-home in a temp dir; `background` runs any such command (`omoide server`, `prefect worker
+`prefect_api` (module-scoped, registered in conftest) is `prefect server start` as `omoide server`
+runs it (collection views offline), with its home in a temp dir; `background` runs any such command (`omoide server`, `prefect worker
 start`) in its own process group, so teardown ends it and everything it started.
 `health_endpoint` is the one fake: a loopback server answering only GET /api/health, for the
 unit tests of server detection.
@@ -13,7 +13,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,9 +20,10 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
 
+from omoide.cli.runtime import is_healthy
+from omoide.cli.server import server_command
 from omoide.core.offline import OFFLINE_ENV
 
 STARTUP_S = 180.0  # a fresh database runs every migration first; the 2-core CI machine is busy
@@ -40,14 +40,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     """Variables -> this process's environment without any PREFECT_* or OMOIDE_* setting, telemetry off, plus them."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "OMOIDE_"))}
     return {**base, **OFFLINE_ENV, **extra}
-
-
-def healthy(url: str) -> bool:
-    """A Prefect API URL -> whether GET /health answers (loopback only, no proxy)."""
-    try:
-        return httpx.get(f"{url}/health", timeout=2, trust_env=False).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 @contextmanager
@@ -97,26 +89,10 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"the server exited ({process.returncode}): {log.read_text()[-2000:]}")
-        if healthy(url):
+        if is_healthy(url):
             return
         time.sleep(0.5)
     pytest.fail(f"the server did not answer within {STARTUP_S:.0f} s: {log.read_text()[-2000:]}")
-
-
-def prefect_server_command(port: int) -> list[str]:
-    """Port -> `prefect server start` bound to loopback, without its UI (tests need only the API)."""
-    return [
-        sys.executable,
-        "-m",
-        "prefect",
-        "server",
-        "start",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--no-ui",
-    ]
 
 
 @contextmanager
@@ -126,7 +102,8 @@ def prefect_server(prefect_home: Path) -> Iterator[str]:
     env = clean_env(PREFECT_HOME=str(prefect_home), PREFECT_SERVER_UI_ENABLED="false")
     log = prefect_home.parent / f"{prefect_home.name}-server.log"
     url = f"http://127.0.0.1:{port}/api"
-    with background(prefect_server_command(port), env, log) as process:
+    # omoide's own server command (collection views offline), without the UI: tests need the API.
+    with background([*server_command(port), "--no-ui"], env, log) as process:
         wait_healthy(url, process, log)
         yield url
 

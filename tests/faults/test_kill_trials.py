@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from omoide.sample import write_sample
+from tests.prefect_server import clean_env
 
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE, DAY = "2026-11-19", "2026-11-20"
@@ -43,11 +43,6 @@ TRIALS = [
 ]
 
 
-def _env(home: Path, api: str) -> dict[str, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "OMOIDE_"))}
-    return {**base, "OMOIDE_HOME": str(home), "PREFECT_API_URL": api}
-
-
 def backfill(
     home: Path, api: str, kill: tuple[str, int] | None = None, day: str = DAY
 ) -> subprocess.CompletedProcess[str]:
@@ -59,7 +54,12 @@ def backfill(
         else [sys.executable, "-c", "from omoide.cli.app import main; main()", *args]
     )
     return subprocess.run(
-        runner, cwd=ROOT, env=_env(home, api), capture_output=True, text=True, timeout=900
+        runner,
+        cwd=ROOT,
+        env=clean_env(OMOIDE_HOME=str(home), PREFECT_API_URL=api),
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 

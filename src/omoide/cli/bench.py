@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -120,15 +120,7 @@ def bench_cli(
     """Time `omoide --help` and `omoide recall` as fresh processes against a bare interpreter."""
     from omoide.bench.cli_latency import run_benchmark as run_cli_benchmark
 
-    result = run_cli_benchmark(home, rounds=rounds)
-    if as_json:
-        print(json.dumps(result))
-        return
-    table = Table("figure", "value", "target")
-    for key, value in result.items():
-        if key != "targets":
-            table.add_row(key, str(value), str(result["targets"].get(key, "")))
-    out.print(table)
+    _show_against_targets(run_cli_benchmark(home, rounds=rounds), as_json)
 
 
 @bench_app.command("backfill")
@@ -142,7 +134,11 @@ def bench_backfill(
     """Backfill a sample history cold (first, middle, last days), warm and forced; time each."""
     from omoide.bench.backfill import run_benchmark as run_backfill_benchmark
 
-    result = run_backfill_benchmark(days, volume=volume)
+    _show_against_targets(run_backfill_benchmark(days, volume=volume), as_json)
+
+
+def _show_against_targets(result: dict[str, Any], as_json: bool) -> None:
+    """Benchmark result with its `targets` -> one JSON object, or a table of figure, value, target."""
     if as_json:
         print(json.dumps(result))
         return

@@ -152,27 +152,12 @@ def run_log(home: Path, command: str, now: datetime) -> Path:
     bury omoide's one-line message under a hundred lines. They go to this file instead (its
     path is printed with any failure), and only the newest KEPT_LOGS files are kept.
     """
-    drop_old_logging_file(home)
     path = new_log(home, command, now)
     config = _file_logging(path)
     settings = home / "prefect" / LOGGING_FILE
     write_text_atomic(yaml.safe_dump(config, sort_keys=False), settings)
     os.environ["PREFECT_LOGGING_SETTINGS_PATH"] = str(settings)
     return path
-
-
-def drop_old_logging_file(home: Path) -> None:
-    """OMOIDE_HOME -> the logging config earlier omoide versions wrote as PREFECT_HOME/logging.yml, removed.
-
-    Prefect reads that name by default, so a server or worker on this home would log into the
-    file of whichever command wrote it last; only a file naming this home's logs/ is ours.
-    """
-    old = home / "prefect" / "logging.yml"
-    try:
-        if str(home / "logs") in old.read_text(encoding="utf-8"):
-            old.unlink()
-    except OSError:
-        pass
 
 
 def new_log(home: Path, command: str, now: datetime) -> Path:

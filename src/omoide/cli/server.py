@@ -24,7 +24,6 @@ from rich.console import Console
 
 from omoide.cli.runtime import (
     api_url,
-    drop_old_logging_file,
     is_healthy,
     new_log,
     prefect_environment,
@@ -104,7 +103,6 @@ def server(
     if not port_is_free(port):
         raise OmoideError(f"port {port} on 127.0.0.1 is in use: choose another with --port")
     private_dir(home / "prefect")
-    drop_old_logging_file(home)
     log = new_log(home, "server", datetime.now())
     with log.open("ab") as sink:
         process = subprocess.Popen(

@@ -16,7 +16,6 @@ from omoide.cli.runtime import (
     api_url,
     apply_prefect_environment,
     deployment_environment,
-    drop_old_logging_file,
     running_server,
     server_file,
 )
@@ -175,19 +174,6 @@ def test_server_refuses_to_start_a_second_one_for_the_home(omoide_home: Path):
         r = run_cli("server", home=omoide_home, timeout=60)
     assert r.returncode == 1
     assert f"already runs at http://127.0.0.1:{port}/api" in r.stderr
-
-
-def test_a_logging_file_earlier_versions_left_on_the_prefect_home_is_removed(omoide_home: Path):
-    # Prefect reads PREFECT_HOME/logging.yml by default: the server and workers would log into it.
-    ours = omoide_home / "prefect" / "logging.yml"
-    ours.parent.mkdir()
-    ours.write_text(f"handlers:\n  console:\n    filename: {omoide_home / 'logs' / 'x.log'}\n")
-    drop_old_logging_file(omoide_home)
-    assert not ours.exists()
-    theirs = "handlers:\n  console:\n    class: logging.StreamHandler\n"
-    ours.write_text(theirs)
-    drop_old_logging_file(omoide_home)
-    assert ours.read_text() == theirs
 
 
 def test_the_server_reads_collection_views_from_prefects_own_copies():

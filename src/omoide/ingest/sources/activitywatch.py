@@ -65,7 +65,8 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     if source.url:
         base = source.url.rstrip("/")
         buckets = fetch_buckets(base, start, end)
-        return events_from_buckets(buckets, base, source.name, start, end, now, api=True)
+        indexed = index_buckets(buckets, base, api=True)
+        return in_window(indexed, base, source.name, start, end, now, api=True)
     if source.path is None:
         raise SourceError(source.kind, "neither 'path' nor 'url' is set")
     path = source.path
@@ -162,29 +163,13 @@ class Indexed:
     rejects: list[Reject]
 
 
-def events_from_buckets(
-    buckets: Mapping[str, Any],
-    origin: str,
-    source_name: str,
-    start: datetime,
-    end: datetime,
-    now: datetime,
-    *,
-    api: bool = False,
-) -> Collected:
-    """Buckets keyed by id (with events) + UTC [start, end) -> Collected events and rejects.
+def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False) -> Indexed:
+    """Buckets keyed by id -> their events with start times parsed at once, and bad buckets/events.
 
     Refs are `origin#buckets[ID].events[i]` for a file; for the REST API (`api=True`) they
     are the aw-server URL of the event itself when it has an id, as list positions are not
     stable.
     """
-    return in_window(
-        index_buckets(buckets, origin, api=api), origin, source_name, start, end, now, api=api
-    )
-
-
-def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False) -> Indexed:
-    """Buckets keyed by id -> their events with start times parsed at once, and bad buckets/events."""
     found: list[Found] = []
     stamps: list[str] = []
     rejects: list[Reject] = []
