@@ -14,7 +14,9 @@ from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.flows.daily import daily
 from omoide.flows.reflect import reflect_failure, reflect_steps
+from omoide.store.day_marks import mark_completed
 from omoide.tasks.artifacts import publish_markdown
+from omoide.tasks.plan import plan_days
 from omoide.tasks.summarize import choose_llm
 
 # Days of a backfill reflected together (their links, then entities, opinions, profile).
@@ -39,26 +41,43 @@ def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[s
     """The backfill flow's body, run while the home's writer lock is held."""
     results: dict[str, Any] = {}
     problems: list[str] = []
-    pending: list[str] = []
+    pending: dict[date, dict[str, Any]] = {}
     days = days_between(start, end)
     llm = choose_llm(settings.llm)
+    keys, done = plan_days(settings, days, datetime.now(UTC))
     for i, day in enumerate(days):
-        state = daily(day=day, force=force, reflect=False, return_state=True)
-        if state.is_completed():
-            results[day.isoformat()] = {"ok": True, **_counts(state.result())}
-            pending.append(day.isoformat())
+        if day in done and not force:
+            # Completed from these very inputs, reflected, and its files are all there.
+            results[day.isoformat()] = {"ok": True, "skipped": True, **done[day]}
         else:
-            results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
+            state = daily(day=day, force=force, reflect=False, return_state=True)
+            if state.is_completed():
+                summary = state.result()
+                results[day.isoformat()] = {"ok": True, **_counts(summary)}
+                pending[day] = summary
+            else:
+                results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
         if pending and (len(pending) == REFLECT_EVERY or i == len(days) - 1):
             # Reflection reads every stored memory: once per chunk keeps a day's cost flat.
-            label = f"{pending[0]}..{pending[-1]}"
+            label = f"{min(pending)}..{max(pending)}"
             # No Big Five analysis per chunk: the first one would rest on its days alone.
             reflected = reflect_steps(
-                settings, llm, pending, label, datetime.now(UTC), analyse=False, force=force
+                settings,
+                llm,
+                [d.isoformat() for d in pending],
+                label,
+                datetime.now(UTC),
+                analyse=False,
+                force=force,
             )
             if reflected["failed"]:
                 problems.append(reflect_failure(label, reflected))
-            pending = []
+            else:
+                # A day is done once its reflection is: only then may a re-run skip it.
+                for d, summary in pending.items():
+                    if keys[d] is not None:
+                        _mark(settings, d, keys[d], summary, results[d.isoformat()])
+            pending = {}
         progress.advance(day.isoformat())
     # One analysis over every stored day, so its signals (active days, rhythm) cover the range.
     label = f"{start}..{end}"
@@ -77,6 +96,16 @@ def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[s
     if problems:
         raise BackfillIncomplete("; ".join(problems))
     return results
+
+
+def _mark(
+    settings: Settings, day: date, key: str, summary: dict[str, Any], figures: dict[str, Any]
+) -> None:
+    """A completed day's summary -> its mark: input key, the files it produced, its figures."""
+    outputs = [r["path"] for r in summary["sources"].values()]
+    outputs += [summary["sessions"]["path"], summary["digest"]["path"], summary["digest"]["vault"]]
+    shown = {k: v for k, v in figures.items() if k not in ("ok", "llm_calls", "embedded")}
+    mark_completed(settings.day_marks_dir, day, key, outputs, shown)
 
 
 def _counts(summary: dict[str, Any]) -> dict[str, int]:
@@ -99,8 +128,9 @@ def _markdown(results: dict[str, Any]) -> str:
     ]
     for day, r in results.items():
         if r["ok"]:
+            status = "unchanged, skipped" if r.get("skipped") else "ok"
             lines.append(
-                f"| {day} | ok | {r['events']} | {r['sessions']} | {r['memories']} "
+                f"| {day} | {status} | {r['events']} | {r['sessions']} | {r['memories']} "
                 f"| {r['facts']} | {r['quarantined']} |"
             )
         else:

@@ -16,7 +16,7 @@ from omoide.core.writer_lock import writer_lock
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
-from omoide.tasks.ingest import ingest_source
+from omoide.tasks.ingest import ingest_day
 from omoide.tasks.repair import repair_lancedb
 from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
@@ -68,8 +68,8 @@ def _run_day(
     now = datetime.now(UTC)
     day = day or yesterday(settings.timezone, now)
     excluded = settings.excluded_domains if excluded_domains is None else excluded_domains
-    ingest = ingest_source.with_options(refresh_cache=force or None)
     common = dict(
+        sources=settings.sources,
         day=day,
         tz=settings.timezone,
         excluded_domains=excluded,
@@ -77,23 +77,15 @@ def _run_day(
         quarantine_dir=settings.quarantine_dir,
         now=now,
     )
-    futures = {s.name: ingest.submit(source=s, **common) for s in settings.sources}
-    by_source: dict[str, Any] = {}
-    failures: list[str] = []
-    for source in settings.sources:
-        future = futures[source.name]
-        result = future.result(raise_on_failure=False)
-        cached = future.state.name == "Cached"
-        if isinstance(result, dict) and not Path(result["path"]).exists():
-            # A cached result whose lake file was deleted since: recompute it.
-            result = ingest_source.with_options(refresh_cache=True)(source=source, **common)
-            cached = False
-        if isinstance(result, BaseException):
-            failures.append(f"{source.name}: {result}")
-        elif cached:
-            by_source[source.name] = {**result, "cached": True, "added": 0, "updated": 0}
-        else:
-            by_source[source.name] = {**result, "cached": False}
+    ingested, cached = _result(ingest_day, force, common)
+    if not all(Path(r["path"]).exists() for r in ingested["sources"].values()):
+        # A cached result whose lake files were deleted since: recompute it.
+        ingested, cached = _result(ingest_day, True, common)
+    by_source = {
+        name: {**r, "cached": True, "added": 0, "updated": 0} if cached else {**r, "cached": False}
+        for name, r in ingested["sources"].items()
+    }
+    failures = [f"{name}: {why}" for name, why in ingested["failures"].items()]
     sess_args = dict(
         lake_dir=settings.lake_dir,
         day=day,

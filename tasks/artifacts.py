@@ -23,11 +23,26 @@ def publish_quality(results: list[quality.QualityResult], label: str) -> None:
     )
 
 
-def publish_redactions(counts: dict[str, int], label: str) -> None:
-    """Redaction counts per type -> a table artifact (counts only)."""
-    rows = [{"type": k, "count": v} for k, v in sorted(counts.items())] or [
-        {"type": "-", "count": 0}
+def publish_source_quality(results: dict[str, list[quality.QualityResult]], label: str) -> None:
+    """Check results by source -> one table artifact with a row per source and expectation."""
+    rows = [
+        {"source": name, **row}
+        for name, checks in results.items()
+        for r in checks
+        for row in quality.summary_rows(r)
     ]
+    create_table_artifact(
+        rows, key=_key(f"dq-{label}"), description=f"Data-quality checks for {label}"
+    )
+
+
+def publish_redactions(counts: dict[str, dict[str, int]], label: str) -> None:
+    """Redaction counts per source and type -> a table artifact (counts only)."""
+    rows = [
+        {"source": name, "type": k, "count": v}
+        for name, by_type in counts.items()
+        for k, v in sorted(by_type.items())
+    ] or [{"source": "-", "type": "-", "count": 0}]
     create_table_artifact(
         rows, key=_key(f"redactions-{label}"), description=f"PII redactions, {label}"
     )

@@ -8,10 +8,10 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.tasks import exponential_backoff
 
-from omoide.core.days import day_bounds
 from omoide.core.errors import SourceError
 from omoide.core.settings import SourceConfig
 from omoide.ingest import sources
+from omoide.ingest.fingerprint import collected_day
 
 
 def _transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook signature
@@ -36,8 +36,7 @@ def _transient(task, task_run, state) -> bool:  # noqa: ANN001 - Prefect's hook 
 )
 def collect_raw(source: SourceConfig, day: date, tz: str, now: datetime) -> sources.Collected:
     """Source + local day -> raw events and rejected records, in memory only."""
-    start, end = day_bounds(day, tz)
-    collected = sources.collect(source, start, end, now)
+    collected = collected_day(source, day, tz, now)
     get_run_logger().info(
         "collected %d events, %d rejected records from %s",
         len(collected.events),

@@ -1,9 +1,11 @@
-"""Ingest task: one source's day collected, sanitized and merged into the lake.
+"""Ingest task: a day's sources collected, sanitized and merged into the lake.
 
-It is the cache unit of the daily flow: its key is the content hash of the source's records
-of that day (omoide.ingest.fingerprint.day_fingerprint), so an unchanged day does no work
-and new data invalidates only the days it falls on, while the raw data in between never leaves memory
-(DESIGN: the collect→sanitize edge is not persisted or cached).
+It is the cache unit of the daily flow: its key is the content hash of every source's
+records of that day (omoide.ingest.fingerprint.day_fingerprint), so an unchanged day does no
+work and new data invalidates only the days it falls on, while the raw data in between never
+leaves memory (DESIGN: the collect→sanitize edge is not persisted or cached). The sources of a
+day are gated together (one validation per edge); a source that cannot be read or fails a
+critical check is reported and the others still land.
 """
 
 from __future__ import annotations
@@ -16,48 +18,50 @@ import pandas as pd
 from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
-from omoide import __version__
+from omoide import __version__, quality
+from omoide.core.errors import DataQualityError
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
 from omoide.ingest.fingerprint import day_fingerprint
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw
-from omoide.tasks.sanitize import sanitize_events
+from omoide.tasks.sanitize import sanitize_day
 
 # Bump when collect/sanitize logic changes, so cached days are recomputed.
-INGEST_VERSION = f"{__version__}-3"
+INGEST_VERSION = f"{__version__}-4"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 
 
 def ingest_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
-    """Task parameters -> key from the day's records, day and policy (None: never cache)."""
-    source: SourceConfig = parameters["source"]
-    fp = day_fingerprint(source, parameters["day"], parameters["tz"], parameters["now"])
-    if fp is None:
+    """Task parameters -> key from the day's records of every source, day and policy (None: never cache)."""
+    sources: list[SourceConfig] = parameters["sources"]
+    day, tz, now = parameters["day"], parameters["tz"], parameters["now"]
+    prints = [day_fingerprint(s, day, tz, now) for s in sources]
+    if any(fp is None for fp in prints):
         return None
     return stable_id(
         "ingest",
         INGEST_VERSION,
-        source.model_dump_json(),
+        *(s.model_dump_json() for s in sources),
         parameters["day"],
         parameters["tz"],
         sorted(parameters["excluded_domains"]),
         str(parameters["lake_dir"]),
-        fp,
+        *prints,
     )
 
 
 @task(
     name="ingest",
-    task_run_name="ingest-{source.name}-{day}",
+    task_run_name="ingest-{day}",
     cache_key_fn=ingest_cache_key,
     persist_result=True,
     result_serializer="json",
 )
-def ingest_source(
-    source: SourceConfig,
+def ingest_day(
+    sources: list[SourceConfig],
     day: date,
     tz: str,
     excluded_domains: list[str],
@@ -65,21 +69,40 @@ def ingest_source(
     quarantine_dir: Path,
     now: datetime,
 ) -> dict[str, Any]:
-    """Source + day -> its sanitized events merged into the lake; returns counts and the path."""
-    raw = collect_raw(source, day, tz, now)
-    clean = sanitize_events(raw, source.name, day, tz, excluded_domains)
-    merged = merge_events(
-        lake_dir, day, source.name, clean.events, replace=source.kind in _SNAPSHOT_KINDS
-    )
-    quarantine(quarantine_dir, "collect", day, source.name, clean.rejects, pd.Timestamp(now))
-    get_run_logger().info("%s %s: lake %s", source.name, day, merged)
-    return {
-        "source": source.name,
-        "path": str(part_path(lake_dir, "events", day, source.name)),
-        "events": len(clean.events),
-        "added": merged.added,
-        "updated": merged.updated,
-        "total": merged.total,
-        "quarantined": len(clean.rejects),
-        "redactions": clean.redactions,
-    }
+    """Sources + day -> their sanitized events merged into the lake; counts and path per source, failures."""
+    failures: dict[str, str] = {}
+    futures = {s.name: collect_raw.submit(source=s, day=day, tz=tz, now=now) for s in sources}
+    raw = {}
+    for name, future in futures.items():
+        collected = future.result(raise_on_failure=False)
+        if isinstance(collected, BaseException):
+            failures[name] = str(collected)
+        else:
+            raw[name] = collected
+    checked = sanitize_day(raw, day, tz, excluded_domains)
+    by_name = {s.name: s for s in sources}
+    results: dict[str, Any] = {}
+    log = get_run_logger()
+    for name, clean in checked.items():
+        try:
+            for check in clean.checks:
+                quality.raise_for_failures(check)
+        except DataQualityError as exc:
+            failures[name] = str(exc)
+            continue
+        merged = merge_events(
+            lake_dir, day, name, clean.events, replace=by_name[name].kind in _SNAPSHOT_KINDS
+        )
+        quarantine(quarantine_dir, "collect", day, name, clean.rejects, pd.Timestamp(now))
+        log.info("%s %s: lake %s", name, day, merged)
+        results[name] = {
+            "source": name,
+            "path": str(part_path(lake_dir, "events", day, name)),
+            "events": len(clean.events),
+            "added": merged.added,
+            "updated": merged.updated,
+            "total": merged.total,
+            "quarantined": len(clean.rejects),
+            "redactions": clean.redactions,
+        }
+    return {"sources": results, "failures": failures}

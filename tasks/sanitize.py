@@ -1,4 +1,4 @@
-"""Sanitize task: gate the raw edge, redact PII, gate the clean edge; in memory only."""
+"""Sanitize task: gate the raw edge, redact PII, gate the clean edge, for a day's sources; in memory only."""
 
 from __future__ import annotations
 
@@ -7,32 +7,29 @@ from datetime import date
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from omoide import quality
-from omoide.ingest.gate import Sanitized, sanitized
+from omoide.ingest.gate import Sanitized, sanitized_day
 from omoide.ingest.sources import Collected
-from omoide.tasks.artifacts import publish_quality, publish_redactions
+from omoide.tasks.artifacts import publish_redactions, publish_source_quality
 
 
-@task(
-    name="sanitize",
-    task_run_name="sanitize-{source_name}-{day}",
-    persist_result=False,
-    cache_policy=NO_CACHE,
-)
-def sanitize_events(
-    raw: Collected, source_name: str, day: date, tz: str, excluded_domains: list[str]
-) -> Sanitized:
-    """Raw events -> redacted events that passed both edge checks; bad rows set aside."""
-    out = sanitized(raw, day, tz, excluded_domains)
-    publish_quality(out.checks, f"{source_name}-{day}")
-    publish_redactions(out.redactions, f"{source_name}-{day}")
-    for check in out.checks:
-        quality.raise_for_failures(check)
-    get_run_logger().info(
-        "%s: %d events kept, %d rejected, redactions %s",
-        source_name,
-        len(out.events),
-        len(out.rejects),
-        out.redactions,
-    )
+@task(name="sanitize", task_run_name="sanitize-{day}", persist_result=False, cache_policy=NO_CACHE)
+def sanitize_day(
+    parts: dict[str, Collected], day: date, tz: str, excluded_domains: list[str]
+) -> dict[str, Sanitized]:
+    """Raw events by source -> each source's redacted events and checks; bad rows set aside.
+
+    Critical failures are published, not raised: the caller refuses only the failing sources.
+    """
+    out = sanitized_day(parts, day, tz, excluded_domains)
+    publish_source_quality({name: s.checks for name, s in out.items()}, f"events-{day}")
+    publish_redactions({name: s.redactions for name, s in out.items()}, str(day))
+    log = get_run_logger()
+    for name, s in out.items():
+        log.info(
+            "%s: %d events kept, %d rejected, redactions %s",
+            name,
+            len(s.events),
+            len(s.rejects),
+            s.redactions,
+        )
     return out

@@ -8,12 +8,13 @@ import logging
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from importlib import resources
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from omoide.core.errors import DataQualityError
@@ -239,6 +240,20 @@ def _gx_params(suite: Suite, params: Mapping[str, object] | None) -> dict[str, o
     return out
 
 
+def _build_gx_suite(spec: Suite) -> Any:
+    """Suite -> the GX ExpectationSuite that runs its checks."""
+    return _gx().ExpectationSuite(
+        name=spec.name,
+        expectations=[_gx_expectation(c, i, spec.name) for i, c in enumerate(spec.checks)],
+    )
+
+
+@functools.cache
+def _gx_suite(name: str) -> Any:
+    """Suite name -> its GX ExpectationSuite, built once per process (building costs more than small frames' checks)."""
+    return _build_gx_suite(load_suite(name))
+
+
 def _epoch_us(values: pd.Series) -> pd.Series:
     """Tz-aware timestamps -> epoch microseconds as nullable Int64 (NaT -> NA)."""
     ts = pd.to_datetime(values, utc=True)
@@ -269,11 +284,7 @@ def validate(
     work = df[sorted(spec.columns)].reset_index(drop=True)
     for helper, source in spec.epoch_us:
         work[helper] = _epoch_us(work[source])
-    gx = _gx()
-    gx_suite = gx.ExpectationSuite(
-        name=spec.name,
-        expectations=[_gx_expectation(c, i, spec.name) for i, c in enumerate(spec.checks)],
-    )
+    gx_suite = _gx_suite(suite) if isinstance(suite, str) else _build_gx_suite(spec)
     with _LOCK:
         batch = _batch_definition().get_batch(batch_parameters={"dataframe": work})
         run = batch.validate(
@@ -313,6 +324,48 @@ def validate(
             )
     success = not any(o.on_fail == "fail" and not o.success for o in done)
     return QualityResult(suite=spec.name, success=success, rows=len(df), outcomes=done)
+
+
+def validate_parts(
+    parts: Mapping[str, pd.DataFrame],
+    suite: str | Suite,
+    params: Mapping[str, object] | None = None,
+) -> dict[str, QualityResult]:
+    """Frames by name + suite -> each frame's QualityResult, from one validation of them all.
+
+    GX's cost is per expectation, hardly per row: one run over the stacked frames costs
+    about what one frame's run does. Each part gets the verdicts of its own rows, which is
+    exact for row-level (map) expectations without `mostly`, the only kind this accepts.
+    """
+    spec = load_suite(suite) if isinstance(suite, str) else suite
+    for check in spec.checks:
+        if "mostly" in check.kwargs or not isinstance(
+            _gx_expectation(check, 0, spec.name), _map_expectation_types()
+        ):
+            raise ValueError(f"suite {spec.name!r}: {check.label} has no per-row verdict")
+    names = list(parts)
+    if not names:
+        return {}
+    stacked = pd.concat([parts[n] for n in names], ignore_index=True)
+    bounds = np.cumsum([0, *(len(parts[n]) for n in names)])
+    whole = validate(stacked, suite, params)
+    out: dict[str, QualityResult] = {}
+    for i, name in enumerate(names):
+        lo, hi, frame = bounds[i], bounds[i + 1], parts[name]
+        outcomes = []
+        for o in whole.outcomes:
+            mine = [int(p) - lo for p in o.unexpected_index if lo <= int(p) < hi]
+            outcomes.append(
+                replace(
+                    o,
+                    success=not mine,
+                    unexpected_count=len(mine),
+                    unexpected_index=frame.index[mine].tolist(),
+                )
+            )
+        success = not any(o.on_fail == "fail" and not o.success for o in outcomes)
+        out[name] = QualityResult(spec.name, success, len(frame), outcomes)
+    return out
 
 
 def quarantine_split(df: pd.DataFrame, result: QualityResult) -> tuple[pd.DataFrame, pd.DataFrame]:

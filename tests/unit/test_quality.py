@@ -217,6 +217,32 @@ def test_events_raw_unknown_source_kind_is_critical() -> None:
     assert err.value.failures[0]["unexpected_count"] == 2
 
 
+def test_one_validation_of_several_sources_gives_each_its_own_verdicts() -> None:
+    good = frame([event(i) for i in range(3)])
+    bad = frame([event(10), event(11, source="netscape"), event(12, duration_s=-1.0)], 500)
+    one = quality.validate(bad, "events_raw", PARAMS)
+    parts = quality.validate_parts({"good": good, "bad": bad}, "events_raw", PARAMS)
+    assert parts["good"].success and parts["good"].rows == 3
+    assert all(o.success and o.unexpected_index == [] for o in parts["good"].outcomes)
+    # The failing source's verdicts are the ones a validation of it alone gives.
+    assert parts["bad"] == one
+    assert outcome(
+        parts["bad"], "expect_column_values_to_be_in_set", "source"
+    ).unexpected_index == [501]
+    assert quality.validate_parts({}, "events_raw", PARAMS) == {}
+
+
+def test_parts_need_row_level_checks() -> None:
+    lenient = {
+        "type": "expect_column_values_to_not_be_null",
+        "kwargs": {"column": "event_id", "mostly": 0.9},
+        "meta": {"on_fail": "warn"},
+    }
+    suite = quality.parse_suite({"name": "lenient", "expectations": [lenient]})
+    with pytest.raises(ValueError, match="per-row verdict"):
+        quality.validate_parts({"x": frame([event(0)])}, suite)
+
+
 def test_dst_day_is_25_hours() -> None:
     start, end = day_bounds(date(2026, 10, 25), TZ)
     assert end - start == timedelta(hours=25)

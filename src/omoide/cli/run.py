@@ -139,7 +139,7 @@ def backfill(
     for d, r in results.items():
         table.add_row(
             d,
-            "ok",
+            "unchanged" if r.get("skipped") else "ok",
             *(str(r[c]) for c in ("events", "sessions", "memories", "facts", "quarantined")),
         )
     out.print(table)

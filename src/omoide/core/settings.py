@@ -164,6 +164,10 @@ class Settings(BaseSettings):
         return self.home / "cache"
 
     @property
+    def day_marks_dir(self) -> Path:
+        return self.home / "state" / "days"
+
+    @property
     def written_dirs(self) -> list[Path]:
         """-> the folders omoide writes files into (where a killed write can leave a temp file)."""
         vault = self.vault_dir or self.home / "vault"
@@ -171,6 +175,7 @@ class Settings(BaseSettings):
             self.lake_dir,
             self.quarantine_dir,
             self.cache_dir,
+            self.day_marks_dir,
             vault / "memory",
             vault / "bank",
         ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -17,6 +19,10 @@ from omoide.ingest.sources.base import Collected, visible_files
 
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
 _SQLITE_SIDECARS = ("-wal", "-journal")
+# A day's collections, kept from computing its key until the ingest that follows takes
+# them, so a day is read once. Only the latest day is kept: raw data never piles up.
+_HANDOFF: dict[tuple[str, datetime, datetime], tuple[tuple[object, ...], Collected]] = {}
+_HANDOFF_LOCK = threading.Lock()
 
 
 def input_files(source: SourceConfig, day: date) -> list[Path]:
@@ -63,6 +69,65 @@ def day_fingerprint(source: SourceConfig, day: date, tz: str, now: datetime) -> 
         return None
     start, end = day_bounds(day, tz)
     try:
-        return collected_fingerprint(collect(source, start, end, now))
+        collected = collect(source, start, end, now)
     except OmoideError:
         return None
+    state = _files_state(source, day)
+    with _HANDOFF_LOCK:
+        for key in [k for k in _HANDOFF if k[1:] != (start, end)]:
+            del _HANDOFF[key]
+        _HANDOFF[(source.model_dump_json(), start, end)] = (state, collected)
+    return collected_fingerprint(collected)
+
+
+def collected_day(source: SourceConfig, day: date, tz: str, now: datetime) -> Collected:
+    """Source + local day -> its records: the ones its key was computed from if its files are unchanged, else read now."""
+    start, end = day_bounds(day, tz)
+    with _HANDOFF_LOCK:
+        kept = _HANDOFF.pop((source.model_dump_json(), start, end), None)
+    if kept is not None and kept[0] == _files_state(source, day):
+        return kept[1]
+    return collect(source, start, end, now)
+
+
+def _files_state(source: SourceConfig, day: date) -> tuple[object, ...]:
+    """Source + day -> identity, size and modification time of the files its day is read from."""
+    return tuple(
+        (str(f), st.st_ino, st.st_size, st.st_mtime_ns)
+        for f in input_files(source, day)
+        for st in [f.stat()]
+    )
+
+
+def span_fingerprints(
+    source: SourceConfig, days: Sequence[date], tz: str, now: datetime
+) -> dict[date, str | None]:
+    """Source + local days -> each day's records hash, the source read once for the whole span.
+
+    What a backfill checks before deciding which days still need work: one read of a year of
+    browser history costs about what one day's read does. Notes are read per day (one file
+    each). A span's rejected records count in every day's hash (they carry no time), so a
+    new damaged record re-runs the span rather than hiding. None for a day that cannot be
+    keyed (a live server, an unreadable source).
+    """
+    if source.url is not None or not days:
+        return dict.fromkeys(days)
+    if source.kind == "notes":
+        return {d: day_fingerprint(source, d, tz, now) for d in days}
+    bounds = {d: day_bounds(d, tz) for d in days}
+    try:
+        whole = collect(
+            source, min(b[0] for b in bounds.values()), max(b[1] for b in bounds.values()), now
+        )
+    except OmoideError:
+        return dict.fromkeys(days)
+    timed = whole.events["ts"].notna()
+    # Records without a time belong to no day: like the rejects, they count in every day.
+    untimed = whole.events[~timed]
+    events = whole.events[timed].sort_values("ts", kind="stable", ignore_index=True)
+    out: dict[date, str | None] = {}
+    for d, (start, end) in bounds.items():
+        lo, hi = events["ts"].searchsorted([pd.Timestamp(start), pd.Timestamp(end)])
+        part = pd.concat([events.iloc[lo:hi], untimed]) if len(untimed) else events.iloc[lo:hi]
+        out[d] = collected_fingerprint(Collected(part, whole.rejects, whole.fixed))
+    return out

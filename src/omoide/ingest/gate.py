@@ -1,15 +1,17 @@
-"""One source's raw events of a day -> both edge checks, redaction, and the rows set aside (no I/O).
+"""Each source's raw events of a day -> both edge checks, redaction, and the rows set aside (no I/O).
 
 Text is first made storable (NUL bytes and lone surrogates replaced, huge values capped:
 `omoide.ingest.normalise`); the raw edge check (`events_raw`) quarantines what it can; the rest is redacted; the clean
-edge check (`events_clean`) then refuses anything in which PII is still visible. Nothing is
-raised here: the caller publishes the check results first, then raises for critical
-failures (`quality.raise_for_failures`), so a failed gate is always visible in the UI.
+edge check (`events_clean`) then refuses anything in which PII is still visible. A day's
+sources are checked together, one validation per edge (GX costs per expectation, not per
+row), and each source gets the verdicts of its own rows. Nothing is raised here: the caller
+publishes the check results first, then raises for critical failures
+(`quality.raise_for_failures`), so a failed gate is always visible in the UI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -32,26 +34,47 @@ class Sanitized:
     checks: list[quality.QualityResult]  # raw edge, then clean edge
 
 
-def sanitized(raw: Collected, day: date, tz: str, excluded_domains: Sequence[str]) -> Sanitized:
-    """Collected events + local day -> redacted events that passed the raw check, rejects, checks."""
+def sanitized_day(
+    parts: Mapping[str, Collected], day: date, tz: str, excluded_domains: Sequence[str]
+) -> dict[str, Sanitized]:
+    """Collected events by source + local day -> each source's redacted events, rejects, checks."""
     start, end = day_bounds(day, tz)
     params = {"day_start": start, "day_end": end}
-    events, fixed = normalised(raw.events.drop_duplicates("event_id", keep="last"))
-    raw_check = quality.validate(events, "events_raw", params)
-    kept, bad = quality.quarantine_split(events, raw_check)
-    clean, counts = sanitize(kept, list(excluded_domains))
-    clean_check = quality.validate(
-        clean.assign(pii_residue=pii_residue(clean)), "events_clean", params
+    events, fixed = {}, {}
+    for name, raw in parts.items():
+        events[name], fixed[name] = normalised(raw.events.drop_duplicates("event_id", keep="last"))
+    raw_checks = quality.validate_parts(events, "events_raw", params)
+    kept, bad, clean, counts = {}, {}, {}, {}
+    for name in parts:
+        kept[name], bad[name] = quality.quarantine_split(events[name], raw_checks[name])
+        clean[name], counts[name] = sanitize(kept[name], list(excluded_domains))
+    clean_checks = quality.validate_parts(
+        {n: c.assign(pii_residue=pii_residue(c)) for n, c in clean.items()}, "events_clean", params
     )
-    rejects = pd.concat(
-        [
-            pd.DataFrame(
-                [{"ref": r.ref, "reason": r.reason} for r in raw.rejects], columns=["ref", "reason"]
-            ),
-            bad.rename(columns={"source_ref": "ref"})[["ref", "reason"]],
-        ],
-        ignore_index=True,
-    )
-    for key, n in raw.fixed.items():
-        fixed[key] = fixed.get(key, 0) + n
-    return Sanitized(clean, rejects, {**counts, **fixed}, [raw_check, clean_check])
+    out = {}
+    for name, raw in parts.items():
+        rejects = pd.concat(
+            [
+                pd.DataFrame(
+                    [{"ref": r.ref, "reason": r.reason} for r in raw.rejects],
+                    columns=["ref", "reason"],
+                ),
+                bad[name].rename(columns={"source_ref": "ref"})[["ref", "reason"]],
+            ],
+            ignore_index=True,
+        )
+        redactions = dict(fixed[name])
+        for key, n in raw.fixed.items():
+            redactions[key] = redactions.get(key, 0) + n
+        out[name] = Sanitized(
+            clean[name],
+            rejects,
+            {**counts[name], **redactions},
+            [raw_checks[name], clean_checks[name]],
+        )
+    return out
+
+
+def sanitized(raw: Collected, day: date, tz: str, excluded_domains: Sequence[str]) -> Sanitized:
+    """One source's collected events + local day -> its redacted events, rejects and checks."""
+    return sanitized_day({"source": raw}, day, tz, excluded_domains)["source"]

@@ -9,7 +9,12 @@ from pathlib import Path
 
 from omoide.core.days import day_bounds
 from omoide.core.settings import SourceConfig
-from omoide.ingest.fingerprint import day_fingerprint, input_files
+from omoide.ingest.fingerprint import (
+    collected_day,
+    collected_fingerprint,
+    day_fingerprint,
+    input_files,
+)
 from omoide.ingest.sources.chrome import chrome_us
 from omoide.sample import write_sample
 
@@ -84,3 +89,25 @@ def test_an_unreadable_source_has_no_key(tmp_path: Path) -> None:
     broken.write_bytes(b"not a database at all")
     source = SourceConfig(kind="chrome", path=broken, name="chrome")
     assert day_fingerprint(source, DAYS[0], TZ, NOW) is None
+
+
+def test_a_day_is_read_once_for_its_key_and_its_ingest_unless_its_file_changed(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import omoide.ingest.fingerprint as fingerprint
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "2026-11-20.md").write_text("- one\n")
+    src = SourceConfig(kind="notes", path=notes, name="notes")
+    day = date(2026, 11, 20)
+    reads = []
+    real = fingerprint.collect
+    monkeypatch.setattr(fingerprint, "collect", lambda *a: reads.append(a) or real(*a))
+    key = day_fingerprint(src, day, "UTC", NOW)
+    assert collected_fingerprint(collected_day(src, day, "UTC", NOW)) == key
+    assert len(reads) == 1  # the ingest took what the key was computed from
+    day_fingerprint(src, day, "UTC", NOW)
+    (notes / "2026-11-20.md").write_text("- one, edited after the key\n")
+    again = collected_day(src, day, "UTC", NOW)
+    assert len(reads) == 3 and "edited" in " ".join(again.events["text"].dropna())
