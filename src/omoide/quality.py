@@ -338,10 +338,10 @@ def validate_parts(
     exact for row-level (map) expectations without `mostly`, the only kind this accepts.
     """
     spec = load_suite(suite) if isinstance(suite, str) else suite
-    for check in spec.checks:
-        if "mostly" in check.kwargs or not isinstance(
-            _gx_expectation(check, 0, spec.name), _map_expectation_types()
-        ):
+    # The suite's own GX objects (built once per process for a named suite) say what each check is.
+    built = _gx_suite(suite) if isinstance(suite, str) else _build_gx_suite(spec)
+    for check, expectation in zip(spec.checks, built.expectations, strict=True):
+        if "mostly" in check.kwargs or not isinstance(expectation, _map_expectation_types()):
             raise ValueError(f"suite {spec.name!r}: {check.label} has no per-row verdict")
     names = list(parts)
     if not names:
