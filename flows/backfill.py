@@ -1,11 +1,15 @@
-"""The backfill flow: the daily flow over a range of past days; a failed day stops nothing."""
+"""The backfill flow: the daily flow over a range of past days, a few side by side; a failed day stops nothing."""
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
+from itertools import islice
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 
 from omoide.core import progress
 from omoide.core.days import days_between
@@ -39,47 +43,52 @@ def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
 
 def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[str, Any]:
     """The backfill flow's body, run while the home's writer lock is held."""
-    results: dict[str, Any] = {}
+    outcomes: dict[date, dict[str, Any]] = {}
     problems: list[str] = []
-    pending: dict[date, dict[str, Any]] = {}
     days = days_between(start, end)
     llm = choose_llm(settings.llm)
     keys, done = plan_days(settings, days, datetime.now(UTC))
-    for i, day in enumerate(days):
+    for day in days:
         if day in done and not force:
             # Completed from these very inputs, reflected, and its files are all there.
-            results[day.isoformat()] = {"ok": True, "skipped": True, **done[day]}
-        else:
-            state = daily(day=day, force=force, reflect=False, return_state=True)
-            if state.is_completed():
-                summary = state.result()
-                results[day.isoformat()] = {"ok": True, **_counts(summary)}
-                pending[day] = summary
+            outcomes[day] = {"ok": True, "skipped": True, **done[day]}
+            progress.advance(day.isoformat())
+    to_run = [d for d in days if d not in outcomes]
+    for chunk in (to_run[i : i + REFLECT_EVERY] for i in range(0, len(to_run), REFLECT_EVERY)):
+        pending: dict[date, dict[str, Any]] = {}
+        for day, outcome in _side_by_side(chunk, force, settings.backfill_workers):
+            if outcome["ok"]:
+                outcomes[day] = {"ok": True, **_counts(outcome["summary"])}
+                pending[day] = outcome["summary"]
             else:
-                results[day.isoformat()] = {"ok": False, "error": state.message or state.name}
-        if pending and (len(pending) == REFLECT_EVERY or i == len(days) - 1):
-            # Reflection reads every stored memory: once per chunk keeps a day's cost flat.
-            label = f"{min(pending)}..{max(pending)}"
-            # No Big Five analysis per chunk: the first one would rest on its days alone.
-            reflected = reflect_steps(
-                settings,
-                llm,
-                [d.isoformat() for d in pending],
-                label,
-                datetime.now(UTC),
-                analyse=False,
-                force=force,
-            )
-            if reflected["failed"]:
-                problems.append(reflect_failure(label, reflected))
-            else:
-                # A day is done once its reflection is: only then may a re-run skip it.
-                for d, summary in pending.items():
-                    if keys[d] is not None:
-                        _mark(settings, d, keys[d], summary, results[d.isoformat()])
-            pending = {}
-        progress.advance(day.isoformat())
-    # One analysis over every stored day, so its signals (active days, rhythm) cover the range.
+                outcomes[day] = outcome
+            progress.advance(day.isoformat())
+        if not pending:
+            continue
+        # Once per chunk, and only what its days touched, keeps a day's cost flat; no day of
+        # the next chunk is stored while it runs.
+        label = f"{min(pending)}..{max(pending)}"
+        # No Big Five analysis per chunk: the first one would rest on its days alone.
+        reflected = reflect_steps(
+            settings,
+            llm,
+            [d.isoformat() for d in sorted(pending)],
+            label,
+            datetime.now(UTC),
+            analyse=False,
+            force=force,
+            incremental=True,
+        )
+        if reflected["failed"]:
+            problems.append(reflect_failure(label, reflected))
+            continue
+        # A day is done once its reflection is: only then may a re-run skip it.
+        for d, summary in pending.items():
+            if keys[d] is not None:
+                _mark(settings, d, keys[d], summary, outcomes[d])
+    results = {d.isoformat(): outcomes[d] for d in days}
+    # One reflection over everything: the Big Five and profile (their signals, such as
+    # active days, cover the range), every entity's page as of now.
     label = f"{start}..{end}"
     analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
     if analysed["failed"]:
@@ -96,6 +105,38 @@ def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[s
     if problems:
         raise BackfillIncomplete("; ".join(problems))
     return results
+
+
+@task(
+    name="backfill-day",
+    task_run_name="backfill-day-{day}",
+    cache_policy=NO_CACHE,
+    persist_result=False,
+)
+def backfill_day(day: date, force: bool) -> dict[str, Any]:
+    """Day -> its daily flow run (nested in this task, so days can run side by side); ok and summary, or the error."""
+    state = daily(day=day, force=force, reflect=False, return_state=True)
+    if state.is_completed():
+        return {"ok": True, "summary": state.result()}
+    return {"ok": False, "error": state.message or state.name}
+
+
+def _side_by_side(
+    chunk: Sequence[date], force: bool, workers: int
+) -> Iterator[tuple[date, dict[str, Any]]]:
+    """Days + how many at once -> each day's outcome, in day order, with up to `workers` days in flight."""
+    queue = iter(chunk)
+    flying = deque((d, backfill_day.submit(d, force)) for d in islice(queue, workers))
+    while flying:
+        day, future = flying.popleft()
+        future.wait()
+        state = future.state
+        for nxt in islice(queue, 1):
+            flying.append((nxt, backfill_day.submit(nxt, force)))
+        if state.is_completed():
+            yield day, future.result()
+        else:
+            yield day, {"ok": False, "error": state.message or state.name}
 
 
 def _mark(

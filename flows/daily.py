@@ -14,6 +14,7 @@ from omoide.core.errors import OmoideError
 from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.flows.reflect import reflect_failure, reflect_steps
+from omoide.store.serial import LANCEDB_WRITES
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_day
@@ -119,8 +120,10 @@ def _run_day(
         llm_host=settings.llm.host,
         now=now,
     )
-    repaired = repair_lancedb(settings.lancedb_dir)
-    stored, stored_cached = _result(embed_day, force or not settings.lancedb_dir.exists(), emb_args)
+    with LANCEDB_WRITES:
+        repaired = repair_lancedb(settings.lancedb_dir)
+        fresh = force or not settings.lancedb_dir.exists()
+        stored, stored_cached = _result(embed_day, fresh, emb_args)
     reflected = (
         reflect_steps(settings, llm, [day.isoformat()], day.isoformat(), now, force=force)
         if reflect

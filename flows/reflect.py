@@ -36,6 +36,8 @@ STEP_TASKS = {
     "episodes": reflect_episodes,
     "profile": reflect_profile,
 }
+# Steps that read a person's whole history at once: an incremental reflection leaves them out.
+WHOLE_HISTORY_STEPS = ("bigfive", "profile")
 
 
 class ReflectIncomplete(OmoideError):
@@ -50,11 +52,13 @@ def reflect_steps(
     now: datetime,
     analyse: bool | None = None,
     force: bool = False,
+    incremental: bool = False,
 ) -> dict[str, Any]:
     """Settings + the days to link -> every step run in order; a failed step stops no other.
 
     Returns the merged report; its `failed` maps each failed step to its error. Episodes
     run only when an analysis is asked for over a window (the weekly reflection).
+    `incremental` reflects only what the days' memories touch (see ReflectInputs).
     """
     run = ReflectInputs(
         home=settings.home,
@@ -71,12 +75,15 @@ def reflect_steps(
         people=tuple(settings.people),
         tz=settings.timezone,
         analyse=analyse,
+        incremental=incremental,
     )
     results: dict[str, dict[str, Any]] = {}
     failed: dict[str, str] = {}
     cached: list[str] = []
     for step, step_task in STEP_TASKS.items():
         if step == "episodes" and not (analyse and days):
+            continue
+        if incremental and step in WHOLE_HISTORY_STEPS:
             continue
         state = step_task.with_options(refresh_cache=force or None)(run=run, return_state=True)
         if state.is_completed():

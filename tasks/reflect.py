@@ -42,7 +42,7 @@ from omoide.profile.integrated import (
 )
 from omoide.reflect import episodes, links, opinions
 from omoide.reflect.checks import reflect_claims
-from omoide.reflect.entities import collect_entities, entity_records, entity_views
+from omoide.reflect.entities import collect_entities, entities_on, entity_records, entity_views
 from omoide.reflect.people import people_in
 from omoide.reflect.report import reflect_markdown
 from omoide.store.entities_table import open_entities, read_entities, upsert_entities
@@ -82,6 +82,10 @@ class ReflectInputs:
     people: tuple[str, ...] = ()
     tz: str = "UTC"
     analyse: bool | None = None  # None: a Big Five analysis only when the last is a week old
+    # Only what the days' memories touch: their entities' pages and rows, the opinions their
+    # facts move, their links; no Big Five or profile (a backfill's chunks; its closing
+    # reflection over everything does those).
+    incremental: bool = False
 
 
 def _cache_key(
@@ -105,6 +109,7 @@ def _cache_key(
             run.people,
             run.tz,
             run.analyse,
+            run.incremental,
             run.embed.model,
             llm,
             run.now.date().isoformat(),
@@ -151,14 +156,16 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     rows = memory_rows(_memories(run))
     if rows.empty:
         return {}
-    views = entity_views(collect_entities(rows), rows, run.now, _traits(run.db_dir))
-    written = write_entity_pages(run.vault_dir, views, run.home)
+    entities = collect_entities(rows)
+    only = entities_on(rows, run.days) if run.incremental else None
+    views = entity_views(entities, rows, run.now, _traits(run.db_dir), only)
+    written = write_entity_pages(run.vault_dir, views, run.home, [e.slug for e in entities])
     table = open_entities(run.db_dir)
     known = set(read_entities(table)["slug"]) if table.count_rows() else set()
     upsert_entities(table, entity_records(views, run.now))
     get_run_logger().info("reflect %s: %d entities, %d pages", run.label, len(views), len(written))
     return {
-        "entities": len(views),
+        "entities": len(entities),
         "new_entities": [v.entity.name for v in views if v.entity.slug not in known],
         "entity_pages_written": len(written),
     }
@@ -212,10 +219,12 @@ def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
 @_step("bigfive", ["memories"], bigfive.PROMPT_VERSION, asks_llm=True)
 def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> a Big Five analysis (offline estimate, and the LLM's) when one is due; added."""
-    rows = memory_rows(_memories(run))
     history = open_profile_history(run.db_dir)
     due = run.analyse or (run.analyse is None and analysis_due(load_analyses(history), run.now))
-    if rows.empty or not due:
+    if not due:
+        return {"analyses_added": []}
+    rows = memory_rows(_memories(run))
+    if rows.empty:
         return {"analyses_added": []}
     people = people_in(rows, run.people, run.me)
     found = [bigfive.offline_big_five(rows, run.now, me=run.me, tz=run.tz, people=people)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -125,6 +126,18 @@ def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, mo
     (analysis,) = load_analyses(open_profile_history(get_settings().lancedb_dir))
     assert analysis.source == "offline"
     assert analysis.provenance["signals"]["active_days"] == 2
+    # The days' reflection is incremental (no whole-history step); the closing one does those.
+    with get_client(sync_client=True) as client:
+        ran = client.read_task_runs(
+            flow_run_filter=FlowRunFilter(
+                id=FlowRunFilterId(any_=[state.state_details.flow_run_id])
+            )
+        )
+    names = Counter(r.name for r in ran)
+    label = f"{FIRST}..{LAST}"  # the one chunk and the closing reflection cover the same days
+    assert names[f"reflect-entities-{label}"] == names[f"reflect-links-{label}"] == 2
+    assert names[f"reflect-profile-{label}"] == names[f"reflect-bigfive-{label}"] == 1
+    assert names[f"backfill-day-{FIRST}"] == names[f"backfill-day-{LAST}"] == 1
 
     real = notes.collect
 

@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     # A second writer (a scheduled run overlapping a manual one) waits this long for the first.
     lock_timeout_s: float = Field(600.0, ge=0)
+    # Days a backfill works on side by side (collect to summarize; LanceDB writes stay one at a
+    # time). 1 by default: with the embedded models, embedding already keeps every core busy.
+    backfill_workers: int = Field(1, ge=1, le=16)
 
     @field_validator("timezone")
     @classmethod

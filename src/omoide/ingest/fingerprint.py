@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -20,8 +21,12 @@ from omoide.ingest.sources.base import Collected, visible_files
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
 _SQLITE_SIDECARS = ("-wal", "-journal")
 # A day's collections, kept from computing its key until the ingest that follows takes
-# them, so a day is read once. Only the latest day is kept: raw data never piles up.
-_HANDOFF: dict[tuple[str, datetime, datetime], tuple[tuple[object, ...], Collected]] = {}
+# them, so a day is read once. Only the latest few are kept (a backfill works on a few
+# days side by side), so raw data never piles up.
+_HANDOFF: OrderedDict[tuple[str, datetime, datetime], tuple[tuple[object, ...], Collected]] = (
+    OrderedDict()
+)
+_HANDOFF_KEPT = 32
 _HANDOFF_LOCK = threading.Lock()
 
 
@@ -74,9 +79,11 @@ def day_fingerprint(source: SourceConfig, day: date, tz: str, now: datetime) -> 
         return None
     state = _files_state(source, day)
     with _HANDOFF_LOCK:
-        for key in [k for k in _HANDOFF if k[1:] != (start, end)]:
-            del _HANDOFF[key]
-        _HANDOFF[(source.model_dump_json(), start, end)] = (state, collected)
+        key = (source.model_dump_json(), start, end)
+        _HANDOFF[key] = (state, collected)
+        _HANDOFF.move_to_end(key)
+        while len(_HANDOFF) > _HANDOFF_KEPT:
+            _HANDOFF.popitem(last=False)
     return collected_fingerprint(collected)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
@@ -218,19 +218,31 @@ class EntityView:
     summary: str
 
 
+def entities_on(memories: pd.DataFrame, days: Iterable[str]) -> set[str]:
+    """Memory rows + local days -> slugs of the entities that memories of those days mention."""
+    if memories.empty:
+        return set()
+    # Names are made canonical over all rows, as collect_entities does, so slugs agree.
+    mentions = _mentions(memories)
+    return set(mentions.loc[mentions["day"].isin(set(days)), "slug"])
+
+
 def entity_views(
     entities: Sequence[Entity],
     memories: pd.DataFrame,
     now: datetime,
     traits: Mapping[str, float] | None = None,
+    only: Collection[str] | None = None,
 ) -> list[EntityView]:
-    """Entities + memory rows + now (+ Big Five) -> what each entity's page and row say."""
+    """Entities + memory rows + now (+ Big Five, + the slugs wanted) -> what each entity's page and row say."""
+    # Shared memories are counted over every entity, even when only some views are wanted.
     related = related_entities(entities)
     names = {e.slug: e.name for e in entities}
-    rels = relationships_for(entities, memories, now, traits)
-    by_id = rows_by_id(memories, entities)
+    shown = [e for e in entities if only is None or e.slug in only]
+    rels = relationships_for(shown, memories, now, traits)
+    by_id = rows_by_id(memories, shown)
     views = []
-    for ent in entities:
+    for ent in shown:
         rows = entity_rows(ent, by_id)
         views.append(
             EntityView(

@@ -8,7 +8,7 @@ the memory it rests on, with its day and a link to the line (its id in a hidden 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,9 +85,12 @@ def _drop_superseded(vault_dir: Path, entity: Entity, current: set[str]) -> int:
     return removed
 
 
-def write_entity_pages(vault_dir: Path, views: Sequence[EntityView], home: Path) -> list[Path]:
-    """Entity views + OMOIDE_HOME -> pages written; unchanged pages untouched, merged-away pages removed."""
-    current = {v.entity.slug for v in views}
+def write_entity_pages(
+    vault_dir: Path, views: Sequence[EntityView], home: Path, current: Collection[str] = ()
+) -> list[Path]:
+    """Entity views + OMOIDE_HOME (+ every current slug) -> pages written; unchanged pages untouched, merged-away pages removed."""
+    # Views of some entities only (an incremental reflection) must not remove the others' pages.
+    current = {v.entity.slug for v in views} | set(current)
     written, removed = [], 0
     for view in views:
         path = page_path(vault_dir, view.entity.slug)

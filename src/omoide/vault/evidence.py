@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,10 +48,39 @@ def cited(row: Mapping[str, Any], home: Path) -> Cited:
     )
 
 
-def cited_memories(rows: pd.DataFrame, home: Path) -> dict[str, Cited]:
-    """Memory rows + OMOIDE_HOME -> {memory_id: Cited}."""
-    cols = [c for c in ("memory_id", "day", "content", "source") if c in rows.columns]
-    return {r["memory_id"]: cited(r, home) for r in rows[cols].to_dict("records")}
+class CitedMemories(Mapping[str, Cited]):
+    """Memory rows + OMOIDE_HOME -> Cited per memory id, each made when a page first asks for it."""
+
+    # A page cites a few dozen of a year's ~100,000 rows: quoting every row cost seconds.
+
+    def __init__(self, rows: pd.DataFrame, home: Path) -> None:
+        cols = [c for c in ("memory_id", "day", "content", "source") if c in rows.columns]
+        # The last row of an id wins, as when the rows were put in a dict one after another.
+        unique = rows[cols].drop_duplicates("memory_id", keep="last")
+        self._rows = unique.set_index("memory_id", drop=False)
+        self._home = home
+        self._made: dict[str, Cited] = {}
+
+    def __getitem__(self, memory_id: str) -> Cited:
+        if memory_id not in self._made:
+            if memory_id not in self._rows.index:
+                raise KeyError(memory_id)
+            self._made[memory_id] = cited(self._rows.loc[memory_id].to_dict(), self._home)
+        return self._made[memory_id]
+
+    def __contains__(self, memory_id: object) -> bool:
+        return memory_id in self._rows.index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows.index)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
+def cited_memories(rows: pd.DataFrame, home: Path) -> Mapping[str, Cited]:
+    """Memory rows + OMOIDE_HOME -> {memory_id: Cited}, each quote made when first looked up."""
+    return CitedMemories(rows, home)
 
 
 def hidden_ids(ids: Iterable[str], label: str = "memory") -> str:

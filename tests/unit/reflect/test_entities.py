@@ -12,6 +12,7 @@ from omoide.core.markers import GENERATED
 from omoide.reflect.entities import (
     canonical_entities,
     collect_entities,
+    entities_on,
     entity_records,
     entity_slug,
     entity_views,
@@ -168,6 +169,30 @@ def test_page_writes_are_idempotent(tmp_path: Path):
     assert write_entity_pages(
         tmp_path, entity_views(collect_entities(more), more, NOW), tmp_path
     ) == [path]
+
+
+def test_an_incremental_reflection_rewrites_only_what_its_days_mention(tmp_path: Path):
+    memories = frame()
+    ents = collect_entities(memories)
+    write_entity_pages(tmp_path, entity_views(ents, memories, NOW), tmp_path)
+    pages = {slug: page_path(tmp_path, slug) for slug in ("peter", "mina", "warelay")}
+    before = {slug: p.read_text() for slug, p in pages.items()}
+    # A new day mentions Peter only (by a spelling made canonical over all rows).
+    day = (NOW - timedelta(hours=6)).strftime("%Y-%m-%d")
+    more = pd.concat([memories, pd.DataFrame([rec("m8", "Péter again", 0.25, entities=["péter"])])])
+    touched = entities_on(more, [day])
+    assert touched == {"peter"}
+    views = entity_views(collect_entities(more), more, NOW, only=touched)
+    assert [v.entity.slug for v in views] == ["peter"]
+    # Counted over every entity still: Peter's page names what it shares with Mina.
+    assert views[0].related == (("mina", "Mina", 1),)
+    every = [e.slug for e in collect_entities(more)]
+    assert write_entity_pages(tmp_path, views, tmp_path, every) == [pages["peter"]]
+    assert "Péter again" in pages["peter"].read_text()
+    assert {s: pages[s].read_text() for s in ("mina", "warelay")} == {
+        s: before[s] for s in ("mina", "warelay")
+    }
+    assert entities_on(more.iloc[0:0], [day]) == set()
 
 
 def test_a_merge_removes_only_our_superseded_page(tmp_path: Path):
