@@ -19,9 +19,11 @@ from omoide.core.writer_lock import writer_lock
 from omoide.flows.daily import daily
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.store.day_marks import mark_completed
+from omoide.store.serial import LANCEDB_WRITES
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.plan import plan_days
 from omoide.tasks.summarize import choose_llm
+from omoide.tasks.upkeep import index_upkeep
 
 # Days of a backfill reflected together (their links, then entities, opinions, profile).
 REFLECT_EVERY = 30
@@ -63,6 +65,12 @@ def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[s
             else:
                 outcomes[day] = outcome
             progress.advance(day.isoformat())
+        with LANCEDB_WRITES:
+            # The days wrote without index upkeep, which grows with the table: once here.
+            upkeep = index_upkeep(settings.lancedb_dir, return_state=True)
+        if not upkeep.is_completed():
+            # Recall still finds the rows (unindexed ones are scanned); the next run's upkeep catches up.
+            problems.append(f"index upkeep failed after {chunk[0]}..{chunk[-1]}: {upkeep.message}")
         if not pending:
             continue
         # Once per chunk, and only what its days touched, keeps a day's cost flat; no day of

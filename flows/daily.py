@@ -46,8 +46,8 @@ def daily(
 ) -> dict[str, Any]:
     """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories.
 
-    `reflect=False` leaves the reflection to the caller: a backfill reflects once per chunk
-    of days, not once per day.
+    `reflect=False` leaves the reflection and the LanceDB index upkeep to the caller: a
+    backfill does both once per chunk of days, not once per day.
     """
     settings = get_settings()
     with writer_lock(
@@ -119,6 +119,7 @@ def _run_day(
         embed=settings.embed,
         llm_host=settings.llm.host,
         now=now,
+        maintain=reflect,
     )
     with LANCEDB_WRITES:
         repaired = repair_lancedb(settings.lancedb_dir)

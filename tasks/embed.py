@@ -49,13 +49,22 @@ def embed_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
     retry_delay_seconds=[5, 30],
 )
 def embed_day(
-    lake_dir: Path, db_dir: Path, day: date, embed: EmbedSettings, llm_host: str, now: datetime
+    lake_dir: Path,
+    db_dir: Path,
+    day: date,
+    embed: EmbedSettings,
+    llm_host: str,
+    now: datetime,
+    maintain: bool = True,
 ) -> dict[str, Any]:
-    """Lake facts of a day -> upserted into LanceDB (unchanged rows untouched); counts."""
+    """Lake facts of a day -> upserted into LanceDB (unchanged rows untouched); counts.
+
+    `maintain=False` leaves index upkeep to the caller (`index_upkeep`, once per backfill chunk).
+    """
     rows = read_facts(lake_dir, day)
     embedder = get_embedder(embed, llm_host)
     table, rebuilt = open_for_embedding(db_dir, lake_dir, embedder, now)
-    stats = replace_day(table, day.isoformat(), rows, embedder, now)
+    stats = replace_day(table, day.isoformat(), rows, embedder, now, maintain=maintain)
     stored = day_rows(table, day.isoformat())
     vectors = np.asarray(stored["vector"].tolist(), dtype=np.float32).reshape(len(stored), -1)
     check = quality.validate(

@@ -312,11 +312,13 @@ def replace_day(
     embedder: Embedder,
     now: datetime,
     kinds: Sequence[str] | None = None,
+    maintain: bool = True,
 ) -> UpsertStats:
     """A day's full set of records -> upserted, and that day's rows not in it deleted.
 
     `kinds` limits the deletion to rows of those kinds (default: every kind of the day), so
-    a caller regenerating only some kinds leaves the others alone.
+    a caller regenerating only some kinds leaves the others alone. `maintain=False` leaves
+    the indices and compaction to a later `catch_up_indices` (a backfill, once per chunk).
     """
     facts = _facts(records, now)
     ids = facts["memory_id"].to_pylist()
@@ -334,10 +336,28 @@ def replace_day(
     if deleted:
         table.delete(where)
     stats = UpsertStats(stats.inserted, stats.updated, stats.unchanged, stats.embedded, deleted)
-    if stats.inserted or stats.updated or deleted:
+    if maintain and (stats.inserted or stats.updated or deleted):
         _maintain_indices(table)
     log.info("memories %s: %s", day, stats)
     return stats
+
+
+def catch_up_indices(db_dir: Path) -> bool:
+    """LanceDB folder -> the memories table's indices brought up to all its rows, and compacted, when behind; whether they were."""
+    try:
+        table = lancedb.connect(db_dir).open_table(TABLE)
+    except (ValueError, FileNotFoundError):  # nothing stored yet
+        return False
+    indices = table.list_indices()
+    indexed = {c for idx in indices for c in idx.columns}
+    behind = (
+        "content" not in indexed
+        or ("vector" not in indexed and table.count_rows() >= ANN_MIN_ROWS)
+        or any(table.index_stats(idx.name).num_unindexed_rows for idx in indices)
+    )
+    if behind:
+        _maintain_indices(table)
+    return behind
 
 
 def bump_recall(table: lancedb.table.Table, memory_ids: Sequence[str], now: datetime) -> int:

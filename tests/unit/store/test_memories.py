@@ -12,6 +12,7 @@ from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.store import memories
 from omoide.store.memories import (
     bump_recall,
+    catch_up_indices,
     count,
     day_rows,
     drop_memories,
@@ -161,6 +162,27 @@ def test_replace_day_removes_vanished_rows_of_that_day_only(table, emb):
     assert table.version == version
     assert replace_day(table, "2026-11-19", frame(), emb, NOW).deleted == 1
     assert {r["memory_id"] for r in snapshot(table)} == {"m1"}
+
+
+def test_days_written_without_upkeep_are_indexed_by_one_catch_up(tmp_path: Path, table, emb):
+    db = tmp_path / "db"
+    replace_day(table, DAY, frame(*BASE), emb, NOW, maintain=False)
+    other = rec("x1", "Swam in the lake", day="2026-11-19")
+    replace_day(table, "2026-11-19", frame(other), emb, NOW, maintain=False)
+    assert table.list_indices() == []  # nothing indexed yet; a scan still finds every row
+    assert catch_up_indices(db) is True
+    table.checkout_latest()  # the catch-up wrote through a table object of its own
+    (fts,) = table.list_indices()
+    assert table.index_stats(fts.name).num_unindexed_rows == 0
+    hits = table.search("lake", query_type="fts").limit(5).to_arrow()["memory_id"].to_pylist()
+    assert hits == ["x1"]
+    assert catch_up_indices(db) is False  # caught up: no work, no new table version
+    replace_day(table, DAY, frame(*BASE, rec("m4", "Lake swim again")), emb, NOW, maintain=False)
+    assert table.index_stats(fts.name).num_unindexed_rows == 1
+    assert catch_up_indices(db) is True
+    table.checkout_latest()
+    assert table.index_stats(fts.name).num_unindexed_rows == 0
+    assert catch_up_indices(tmp_path / "nothing-here") is False
 
 
 def test_replace_day_refuses_records_of_another_day(table, emb):
