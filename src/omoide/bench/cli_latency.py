@@ -69,7 +69,10 @@ def sample_home(folder: Path, days: int = 3, end: date = date(2026, 11, 20)) -> 
 def loaded_modules(home: Path, *args: str) -> list[str]:
     """Home + omoide arguments -> the heavy modules (HEAVY) that fresh process had loaded at its end."""
     argv = [sys.executable, "-c", _LOADED, *args]
-    done = subprocess.run(argv, env=_env(home), capture_output=True, text=True, check=False)
+    # No input: a command that reads its stdin (`omoide mcp`) ends at once instead of waiting.
+    done = subprocess.run(
+        argv, env=_env(home), stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+    )
     if _MARK not in done.stdout:
         raise OmoideError(f"omoide {' '.join(args)} crashed: {done.stderr.strip()[-400:]}")
     return done.stdout.rsplit(_MARK, 1)[-1].split()

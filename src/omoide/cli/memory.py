@@ -138,3 +138,10 @@ def reindex_command() -> None:
     out.print(
         f"Re-embedded {stats['memories']} memories of {stats['days']} day(s) with {stats['embed_model']}."
     )
+
+
+def mcp_command() -> None:
+    """Answer agents over MCP (stdio): recall, day, entity, profile, around, and the vault's pages."""
+    from omoide.agents.mcp_server import serve_stdio
+
+    serve_stdio(get_settings())

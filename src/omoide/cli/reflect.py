@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from omoide.cli.memory import memories_table
-from omoide.core.errors import OmoideError
 from omoide.core.settings import get_settings
 
 out = Console()
@@ -61,42 +60,13 @@ def profile_command(
     """Print the integrated profile and the current Big Five (see vault/bank/profile.md)."""
     if ctx.invoked_subcommand is not None:
         return
-    from omoide.profile.history import load_analyses
-    from omoide.profile.integrated import current_analysis, latest_by_source, load_profile
-    from omoide.store.profile_table import open_profile_history
+    from omoide.profile.report import profile_parts, profile_report
 
     settings = get_settings()
-    profile = load_profile(settings.cache_dir / "profile.json")
-    analyses = load_analyses(open_profile_history(settings.lancedb_dir))
-    if profile is None:
-        raise OmoideError(
-            "no profile yet: run `omoide run`, `omoide backfill` or `omoide reflect` first"
-        )
-    current = current_analysis(analyses)
-    from omoide.store.entities_table import open_entities, read_entities
-
-    ents = read_entities(open_entities(settings.lancedb_dir))
-    rel_cols = [
-        "name",
-        "relationship_type",
-        "bond_strength",
-        "relationship_confidence",
-        "interaction_count",
-        "days_since_last",
-    ]
-    relationships = (
-        ents.sort_values("bond_strength", ascending=False)[rel_cols].to_dict("records")
-        if len(ents)
-        else []
-    )
-    data = {
-        "profile": profile.model_dump(mode="json"),
-        "relationships": relationships,
-        "current": current.model_dump(mode="json") if current else None,
-        "by_source": {k: a.model_dump(mode="json") for k, a in latest_by_source(analyses).items()},
-    }
+    parts = profile_parts(settings.lancedb_dir, settings.cache_dir)
+    profile, current, relationships = parts.profile, parts.current, parts.relationships
     if as_json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(profile_report(parts), ensure_ascii=False))
         return
     if current is not None:
         scores = ", ".join(f"{t} {v:.2f}" for t, v in current.scores.as_dict().items())

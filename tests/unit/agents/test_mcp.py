@@ -1,0 +1,102 @@
+"""`omoide mcp` driven by the official SDK's client over stdio, on a backfilled sample home."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from omoide.bench.cli_latency import loaded_modules
+from omoide.sample import write_sample
+from tests.fakes import CLI, cli_env, run_cli
+
+TOOLS = {"recall", "day", "entity", "profile", "around"}
+
+
+@pytest.fixture(scope="module")
+def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with two sample days backfilled by the `omoide` command (ephemeral Prefect)."""
+    home = tmp_path_factory.mktemp("mcp") / "home"
+    first, last = write_sample(home, days=2)
+    r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return home
+
+
+def with_client(home: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:
+    """Home + what to ask -> the answer of a real MCP client session with `omoide mcp` over stdio."""
+    server = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "mcp"], env=cli_env(home))
+
+    async def session() -> Any:
+        async with Client(server, read_timeout_seconds=120) as client:
+            return await body(client)
+
+    return asyncio.run(session())
+
+
+def text_of(result: Any) -> str:
+    """A tool call's result -> its one text content."""
+    (content,) = result.content
+    return content.text
+
+
+def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_home: Path) -> None:
+    async def ask(client: Client) -> dict[str, Any]:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        pages = [str(r.uri) for r in (await client.list_resources()).resources]
+        found = await client.call_tool("recall", {"query": "LanceDB decision", "k": 5})
+        hits = json.loads(text_of(found))
+        answers = {"recall": hits}
+        answers["day"] = json.loads(
+            text_of(await client.call_tool("day", {"date": hits[0]["day"]}))
+        )
+        answers["entity"] = json.loads(
+            text_of(await client.call_tool("entity", {"name": "@Peter"}))
+        )
+        answers["profile"] = json.loads(text_of(await client.call_tool("profile", {})))
+        near = await client.call_tool("around", {"memory_id": hits[0]["memory_id"], "k": 3})
+        answers["around"] = json.loads(text_of(near))
+        page = await client.read_resource(next(u for u in pages if u.endswith(".md")))
+        bad = await client.call_tool("day", {"date": "last tuesday"})
+        return {"tools": tools, "pages": pages, "page": page, "bad": bad, **answers}
+
+    got = with_client(sample_home, ask)
+    assert TOOLS <= got["tools"]
+    assert any(u.startswith("vault://memory/") for u in got["pages"])
+    assert any(u == "vault://bank/profile.md" for u in got["pages"])
+    assert got["page"].contents[0].text.startswith("---")
+    hits = got["recall"]
+    assert 0 < len(hits) <= 5
+    for hit in hits:
+        assert {"memory_id", "kind", "ts", "content", "source"} <= set(hit)
+    assert any("LanceDB" in h["content"] for h in hits)
+    day = got["day"]
+    assert day["day"] == hits[0]["day"] and day["sessions"] and day["digest"]
+    assert all("#L" in r["source"] for r in day["facts"] + day["notes_and_chats"])
+    assert got["entity"]["name"].startswith("Peter") and got["entity"]["timeline"]
+    assert {"profile", "relationships", "current"} <= set(got["profile"])
+    assert got["around"] and all(a["memory_id"] != hits[0]["memory_id"] for a in got["around"])
+    # A bad argument is the tool's error, told to the agent; the server stays up.
+    assert got["bad"].is_error and "YYYY-MM-DD" in text_of(got["bad"])
+
+
+def test_agent_questions_do_not_write_to_the_memory(sample_home: Path) -> None:
+    before = {p: p.stat().st_mtime_ns for p in (sample_home / "lancedb").rglob("*") if p.is_file()}
+
+    async def ask(client: Client) -> str:
+        return text_of(await client.call_tool("recall", {"query": "ryokan in Kyoto"}))
+
+    assert json.loads(with_client(sample_home, ask))
+    after = {p: p.stat().st_mtime_ns for p in (sample_home / "lancedb").rglob("*") if p.is_file()}
+    assert after == before  # no rehearsal counts, no new table version
+
+
+def test_the_server_loads_neither_prefect_nor_gx(sample_home: Path) -> None:
+    # Run to the end of its input (none): what it loaded to start answering.
+    loaded = set(loaded_modules(sample_home, "mcp"))
+    assert "lancedb" in loaded and not loaded & {"prefect", "great_expectations"}
