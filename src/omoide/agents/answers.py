@@ -15,14 +15,13 @@ from typing import Any
 
 import lancedb
 
-from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
-from omoide.core.kinds import FACT_KINDS, MEMORY_KINDS
+from omoide.core.kinds import FACT_KINDS
 from omoide.core.settings import Settings
 from omoide.embed import get_embedder
 from omoide.embed.base import Embedder
 from omoide.memory.associate import around
-from omoide.memory.recall import recall
+from omoide.memory.recall import Asked, recall_asked
 from omoide.profile.report import profile_parts, profile_report
 from omoide.reflect.entity_report import entity_report_from_store
 from omoide.store.entities_table import open_entities
@@ -59,38 +58,22 @@ class OpenMemory:
 
 
 def recall_answer(
-    memory: OpenMemory,
-    query: str,
-    since: str | None = None,
-    until: str | None = None,
-    kinds: list[str] | None = None,
-    entities: list[str] | None = None,
-    k: int | None = None,
-    token_budget: int | None = None,
-    now: datetime | None = None,
+    memory: OpenMemory, asked: Asked, now: datetime | None = None
 ) -> list[dict[str, Any]]:
-    """Query (+ window, kinds, entities, k, token budget) -> ranked memories with citations and score parts."""
-    if not query.strip():
+    """A recall as the agent asked it -> ranked memories with citations and score parts (never a rehearsal)."""
+    if not asked.query.strip():
         raise OmoideError("recall needs a query")
-    bad = sorted(set(kinds or []) - set(MEMORY_KINDS))
-    if bad:
-        raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
-    s, now = memory.settings, now or datetime.now(UTC)
-    results = recall(
+    s = memory.settings
+    found = recall_asked(
         memory._fresh(),
         memory.embedder,
-        query,
-        now,
-        k=k or s.recall.k,
-        since=parse_when(since, s.timezone, now) if since else None,
-        until=parse_when(until, s.timezone, now) if until else None,
-        kinds=kinds or None,
-        entities=entities or None,
-        decay_lambda=s.recall.decay_lambda,
-        token_budget=token_budget or s.recall.token_budget,
+        asked,
+        s.recall,
+        s.timezone,
+        now or datetime.now(UTC),
         rehearse=False,
     )
-    return [r.to_json() for r in results]
+    return [r.to_json() for r in found]
 
 
 def day_answer(memory: OpenMemory, day: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from omoide.agents.answers import (
 )
 from omoide.core.errors import OmoideError
 from omoide.core.settings import Settings
+from omoide.memory.recall import Asked
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,8 @@ def build_server(settings: Settings) -> MCPServer:
         Returns a JSON list of memories (memory_id, kind, ts, content, source citation,
         entities, score and its parts), best first.
         """
-        return _json(
-            lambda: recall_answer(memory, query, since, until, kinds, entities, k, token_budget)
-        )
+        asked = Asked(query, since, until, kinds, entities, k, token_budget)
+        return _json(lambda: recall_answer(memory, asked))
 
     @server.tool(name="day")
     def day_tool(date: str) -> str:

@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.settings import Settings, get_settings
@@ -70,13 +69,10 @@ def recall_command(
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.embed import get_embedder
-    from omoide.memory.recall import recall
+    from omoide.memory.recall import Asked, recall_asked
 
     settings = get_settings()
     now = datetime.now(UTC)
-    bad = sorted(set(kind or []) - set(MEMORY_KINDS))
-    if bad:
-        raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
     embedder = get_embedder(settings.embed, settings.llm.host)
     table = memories_table(settings, embedder)
     if around is not None:
@@ -96,20 +92,9 @@ def recall_command(
         return
     if not query:
         raise OmoideError("give a query, or --around MEMORY_ID")
-    results = recall(
-        table,
-        embedder,
-        query,
-        now,
-        k=k or settings.recall.k,
-        since=parse_when(since, settings.timezone, now) if since else None,
-        until=parse_when(until, settings.timezone, now) if until else None,
-        kinds=kind or None,
-        entities=entity or None,
-        decay_lambda=settings.recall.decay_lambda,
-        token_budget=budget or settings.recall.token_budget,
-        rehearse=rehearse,
-        forgetting=forgetting,
+    asked = Asked(query, since, until, kind, entity, k, budget)
+    results = recall_asked(
+        table, embedder, asked, settings.recall, settings.timezone, now, rehearse, forgetting
     )
     if as_json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,8 +45,10 @@ import pyarrow as pa
 from lancedb.query import MatchQuery
 from pydantic import BaseModel
 
+from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS
+from omoide.core.settings import RecallSettings
 from omoide.core.tokens import count_tokens
 from omoide.embed.base import Embedder
 from omoide.memory.strength import strength as memory_strength
@@ -291,3 +294,47 @@ def recall(
         bump_recall(table, [r.memory_id for r in results], now)
     log.info("recall: %d candidates, %d results", len(ids), len(results))
     return results
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A recall as a person or an agent words it: the query and its options as typed."""
+
+    query: str
+    since: str | None = None  # 30d, 12h, 2w, 6m, 1y (ago) or YYYY-MM-DD
+    until: str | None = None
+    kinds: Sequence[str] | None = None
+    entities: Sequence[str] | None = None
+    k: int | None = None  # default: [recall] k
+    token_budget: int | None = None  # default: [recall] token_budget
+
+
+def recall_asked(
+    table: lancedb.table.Table,
+    embedder: Embedder,
+    asked: Asked,
+    knobs: RecallSettings,
+    tz: str,
+    now: datetime,
+    rehearse: bool,
+    forgetting: bool = False,
+) -> list[Recalled]:
+    """Table + embedder + a recall as asked + `[recall]` settings + timezone -> the ranked memories."""
+    bad = sorted(set(asked.kinds or []) - set(MEMORY_KINDS))
+    if bad:
+        raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
+    return recall(
+        table,
+        embedder,
+        asked.query,
+        now,
+        k=asked.k or knobs.k,
+        since=parse_when(asked.since, tz, now) if asked.since else None,
+        until=parse_when(asked.until, tz, now) if asked.until else None,
+        kinds=asked.kinds or None,
+        entities=asked.entities or None,
+        decay_lambda=knobs.decay_lambda,
+        token_budget=asked.token_budget or knobs.token_budget,
+        rehearse=rehearse,
+        forgetting=forgetting,
+    )
