@@ -1,4 +1,4 @@
-"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up (one JSON object each with --json)."""
+"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency, MCP, CLI start-up, backfill (one JSON object each with --json)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from omoide.core.settings import get_settings
 
 out = Console()
 bench_app = typer.Typer(
-    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, CLI start-up, backfill.",
+    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, MCP, CLI start-up, backfill.",
     no_args_is_help=True,
 )
 
@@ -106,6 +106,19 @@ def bench_recall(
         print(json.dumps(result))
         return
     out.print_json(json.dumps(result))
+
+
+@bench_app.command("mcp")
+def bench_mcp(
+    sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "10000,100000",
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds over the 30 questions.")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Warm recall through a real MCP client session (`omoide mcp` on stdio) against the same recall in-process."""
+    from omoide.bench.mcp import run_benchmark as run_mcp_benchmark
+
+    sized = [int(x) for x in sizes.split(",") if x.strip()]
+    _show_against_targets(run_mcp_benchmark(sized, rounds=rounds), as_json)
 
 
 @bench_app.command("cli")
