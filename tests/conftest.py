@@ -93,3 +93,20 @@ def home_with_memories(omoide_home: Path) -> Path:
     assert r.returncode == 0, r.stderr
     assert "Re-embedded 3 memories of 1 day(s) with all-MiniLM-L6-v2-int8" in r.stdout
     return omoide_home
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Collected tests -> an xdist group each: the heavy end-to-end ones together, the rest by module.
+
+    Kill trials, the fault suite, the no-network trace and the Prefect-server test start
+    processes and servers of their own; two of them side by side on two cores would mostly
+    measure each other, so they run one at a time. Other tests go to a worker module by module,
+    so a module's shared fixtures (a backfilled sample, a loaded model) are built once.
+    """
+    for item in items:
+        heavy = item.get_closest_marker("slow") is not None and "/faults/" in item.nodeid
+        if heavy or item.get_closest_marker("prefect_server") is not None:
+            group = "end-to-end"
+        else:
+            group = item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
