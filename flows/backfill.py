@@ -34,20 +34,27 @@ class BackfillIncomplete(OmoideError):
 
 
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
-def backfill(start: date, end: date, force: bool = False) -> dict[str, Any]:
-    """Inclusive day range -> the daily flow run for each day, a reflection per chunk of days; summary per day."""
+def backfill(
+    start: date, end: date, force: bool = False, only: list[date] | None = None
+) -> dict[str, Any]:
+    """Inclusive day range (or `only` those of its days) -> the daily flow run for each day, a reflection per chunk of days; summary per day."""
     settings = get_settings()
     with writer_lock(
         settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_days(settings, start, end, force)
+        return _run_days(settings, start, end, force, only)
 
 
-def _run_days(settings: Settings, start: date, end: date, force: bool) -> dict[str, Any]:
+def _run_days(
+    settings: Settings, start: date, end: date, force: bool, only: list[date] | None
+) -> dict[str, Any]:
     """The backfill flow's body, run while the home's writer lock is held."""
     outcomes: dict[date, dict[str, Any]] = {}
     problems: list[str] = []
     days = days_between(start, end)
+    if only is not None:
+        # The days a forget touched: made again from what is left of them.
+        days = [d for d in days if d in set(only)]
     llm = choose_llm(settings.llm)
     keys, done = plan_days(settings, days, datetime.now(UTC))
     for day in days:

@@ -76,6 +76,7 @@ def _run_day(
         excluded_domains=excluded,
         lake_dir=settings.lake_dir,
         quarantine_dir=settings.quarantine_dir,
+        state_dir=settings.state_dir,
         now=now,
     )
     ingested, cached = _result(ingest_day, force, common)

@@ -23,6 +23,7 @@ from omoide.core.errors import DataQualityError
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
 from omoide.ingest.fingerprint import day_fingerprint
+from omoide.ingest.tombstones import forgotten_rows, load_tombstones, tombstones_digest
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw
@@ -49,6 +50,7 @@ def ingest_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str
         parameters["tz"],
         sorted(parameters["excluded_domains"]),
         str(parameters["lake_dir"]),
+        tombstones_digest(parameters["state_dir"]),
         *prints,
     )
 
@@ -67,9 +69,10 @@ def ingest_day(
     excluded_domains: list[str],
     lake_dir: Path,
     quarantine_dir: Path,
+    state_dir: Path,
     now: datetime,
 ) -> dict[str, Any]:
-    """Sources + day -> their sanitized events merged into the lake; counts and path per source, failures."""
+    """Sources + day -> their sanitized events, less what was forgotten, merged into the lake; counts and path per source, failures."""
     failures: dict[str, str] = {}
     futures = {s.name: collect_raw.submit(source=s, day=day, tz=tz, now=now) for s in sources}
     raw = {}
@@ -80,6 +83,7 @@ def ingest_day(
         else:
             raw[name] = collected
     checked = sanitize_day(raw, day, tz, excluded_domains)
+    tombs = load_tombstones(state_dir)
     by_name = {s.name: s for s in sources}
     results: dict[str, Any] = {}
     log = get_run_logger()
@@ -90,15 +94,19 @@ def ingest_day(
         except DataQualityError as exc:
             failures[name] = str(exc)
             continue
+        # What the person took back stays out, though the source still holds it.
+        gone = forgotten_rows(clean.events, tombs)
+        events = clean.events.loc[~gone]
         merged = merge_events(
-            lake_dir, day, name, clean.events, replace=by_name[name].kind in _SNAPSHOT_KINDS
+            lake_dir, day, name, events, replace=by_name[name].kind in _SNAPSHOT_KINDS
         )
         quarantine(quarantine_dir, "collect", day, name, clean.rejects, pd.Timestamp(now))
         log.info("%s %s: lake %s", name, day, merged)
         results[name] = {
             "source": name,
             "path": str(part_path(lake_dir, "events", day, name)),
-            "events": len(clean.events),
+            "events": len(events),
+            "forgotten": int(gone.sum()),
             "added": merged.added,
             "updated": merged.updated,
             "total": merged.total,

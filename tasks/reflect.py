@@ -159,10 +159,13 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     entities = collect_entities(rows)
     only = entities_on(rows, run.days) if run.incremental else None
     views = entity_views(entities, rows, run.now, _traits(run.db_dir), only)
-    written = write_entity_pages(run.vault_dir, views, run.home, [e.slug for e in entities])
+    # A full reflection sees every entity: one no memory mentions any more (forgotten) goes.
+    full = not run.incremental
+    slugs = [e.slug for e in entities]
+    written = write_entity_pages(run.vault_dir, views, run.home, slugs, prune=full)
     table = open_entities(run.db_dir)
     known = set(read_entities(table)["slug"]) if table.count_rows() else set()
-    upsert_entities(table, entity_records(views, run.now))
+    upsert_entities(table, entity_records(views, run.now), prune=full)
     get_run_logger().info("reflect %s: %d entities, %d pages", run.label, len(views), len(written))
     return {
         "entities": len(entities),

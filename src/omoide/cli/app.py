@@ -12,6 +12,7 @@ from rich.markup import escape
 from omoide.cli import run
 from omoide.cli.bench import bench_app
 from omoide.cli.doctor import doctor_command
+from omoide.cli.forget import forget_command
 from omoide.cli.memory import mcp_command, recall_command, reindex_command
 from omoide.cli.reflect import entity_command, profile_app
 from omoide.cli.runtime import current_log
@@ -32,6 +33,7 @@ app.command("doctor")(doctor_command)
 app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)
 app.command("mcp")(mcp_command)
+app.command("forget")(forget_command)
 app.command("entity")(entity_command)
 app.add_typer(profile_app, name="profile")
 app.add_typer(bench_app, name="bench")

@@ -167,8 +167,12 @@ class Settings(BaseSettings):
         return self.home / "cache"
 
     @property
+    def state_dir(self) -> Path:
+        return self.home / "state"
+
+    @property
     def day_marks_dir(self) -> Path:
-        return self.home / "state" / "days"
+        return self.state_dir / "days"
 
     @property
     def written_dirs(self) -> list[Path]:

@@ -222,7 +222,7 @@ def _normalise_domains(domains: Iterable[str]) -> list[str]:
     return out
 
 
-def _host(url: str) -> str | None:
+def host_of(url: str) -> str | None:
     """URL (with or without a scheme) -> lower-case hostname, or None if there is none."""
     try:
         parts = urlsplit(url if "//" in url else "//" + url)
@@ -233,7 +233,7 @@ def _host(url: str) -> str | None:
 
 def _is_excluded(url: str, domains: list[str]) -> bool:
     """URL and excluded domains -> True if its host is one of them or a subdomain of one."""
-    host = _host(url)
+    host = host_of(url)
     if host is None:
         # No host urllib can read (malformed, or no authority): judge by a host-shaped
         # occurrence rather than keep a page from an excluded domain.

@@ -272,16 +272,16 @@ def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> U
     return stats
 
 
+def _fts_config() -> FTS:
+    """-> the full-text index settings of the content column."""
+    return FTS(with_position=False, language=FTS_LANGUAGE, stem=True, remove_stop_words=True)
+
+
 def _maintain_indices(table: lancedb.table.Table) -> None:
     """Table after a write -> FTS index present, vector index once large, new rows indexed."""
     indexed = {c for idx in table.list_indices() for c in idx.columns}
     if "content" not in indexed:
-        table.create_index(
-            "content",
-            config=FTS(
-                with_position=False, language=FTS_LANGUAGE, stem=True, remove_stop_words=True
-            ),
-        )
+        table.create_index("content", config=_fts_config())
     if "vector" not in indexed and table.count_rows() >= ANN_MIN_ROWS:
         table.create_index("vector", config=IvfSq(distance_type="l2"))
         # Without these the ts/kind prefilter scans both columns on every recall: at 100k
@@ -292,6 +292,12 @@ def _maintain_indices(table: lancedb.table.Table) -> None:
     if indexed:
         # Folds the new rows into the existing indices and compacts small write fragments.
         table.optimize()
+
+
+def rebuild_text_index(table: lancedb.table.Table) -> None:
+    """Memories table -> its full-text index built anew (an index folded forward keeps deleted rows' terms)."""
+    if table.count_rows():
+        table.create_index("content", config=_fts_config(), replace=True)
 
 
 def upsert_memories(

@@ -85,10 +85,30 @@ def _drop_superseded(vault_dir: Path, entity: Entity, current: set[str]) -> int:
     return removed
 
 
+def _drop_vanished(vault_dir: Path, current: set[str]) -> int:
+    """Every current slug -> our pages of entities no memory mentions any more removed (a forget)."""
+    removed = 0
+    for path in sorted((vault_dir / "bank" / "entities").glob("*.md")):
+        if path.stem in current:
+            continue
+        if GENERATED in path.read_text(encoding="utf-8").splitlines():
+            path.unlink()
+            removed += 1
+    return removed
+
+
 def write_entity_pages(
-    vault_dir: Path, views: Sequence[EntityView], home: Path, current: Collection[str] = ()
+    vault_dir: Path,
+    views: Sequence[EntityView],
+    home: Path,
+    current: Collection[str] = (),
+    prune: bool = False,
 ) -> list[Path]:
-    """Entity views + OMOIDE_HOME (+ every current slug) -> pages written; unchanged pages untouched, merged-away pages removed."""
+    """Entity views + OMOIDE_HOME (+ every current slug) -> pages written; unchanged pages untouched, merged-away pages removed.
+
+    `prune` (only when `current` is every entity there is) also removes our pages of entities
+    that no memory mentions any more.
+    """
     # Views of some entities only (an incremental reflection) must not remove the others' pages.
     current = {v.entity.slug for v in views} | set(current)
     written, removed = [], 0
@@ -97,6 +117,8 @@ def write_entity_pages(
         if write_text_if_changed(entity_page(view, home, path.parent), path):
             written.append(path)
         removed += _drop_superseded(vault_dir, view.entity, current)
+    if prune:
+        removed += _drop_vanished(vault_dir, current)
     log.info(
         "entity pages: %d written, %d unchanged, %d superseded removed",
         len(written),

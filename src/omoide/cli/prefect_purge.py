@@ -1,0 +1,95 @@
+"""Forget in Prefect's own database: artifacts and flow runs quoting forgotten strings deleted, the file vacuumed.
+
+Only the CLI talks to Prefect's API (the library never imports Prefect). Prefect's event
+stream keeps a copy of every artifact in the event's payload and has no API to delete one,
+so in the home's own SQLite database those events are deleted directly. Deleting rows leaves
+their bytes in SQLite's free pages and write-ahead log: the file is checkpointed and vacuumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from omoide.forget.scan import byte_pattern, text_pattern
+from omoide.forget.select import Needle
+
+PAGE = 200
+
+
+def _quotes(value: object, needles: Sequence[Needle]) -> bool:
+    """Any JSON-able value + needles -> True when its text holds one."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return any(text_pattern(n).search(text) for n in needles)
+
+
+def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
+    """Needles -> Prefect artifacts and flow runs (with their task runs and logs) quoting them deleted; counts."""
+    from prefect.client.orchestration import get_client
+
+    counts = {"prefect artifacts": 0, "prefect flow runs": 0}
+    if not needles:
+        return counts
+    with get_client(sync_client=True) as client:
+        doomed, offset = [], 0
+        while page := client.read_artifacts(limit=PAGE, offset=offset):
+            doomed += [a.id for a in page if _quotes([a.data, a.description], needles)]
+            offset += len(page)
+        for artifact_id in doomed:
+            client.delete_artifact(artifact_id)
+        counts["prefect artifacts"] = len(doomed)
+        runs, offset = [], 0
+        while page := client.read_flow_runs(limit=PAGE, offset=offset):
+            runs += [r.id for r in page if _quotes([r.parameters, r.name], needles)]
+            offset += len(page)
+        for run_id in runs:
+            client.delete_flow_run(run_id)
+        counts["prefect flow runs"] = len(runs)
+    return counts
+
+
+def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int, bool]:
+    """Prefect's home + needles -> events quoting them deleted, the database checkpointed and vacuumed; (events, vacuumed)."""
+    url = os.environ.get("PREFECT_API_DATABASE_CONNECTION_URL", "")
+    if url and not url.startswith("sqlite"):
+        return 0, False  # a server database elsewhere is not this home's file to edit
+    path = Path(url.split("///", 1)[1]) if url else prefect_home / "prefect.db"
+    if not path.exists():
+        return 0, False
+    patterns = [byte_pattern(n) for n in needles]
+    con = sqlite3.connect(path, timeout=60)
+    con.create_function(
+        "quotes",
+        1,
+        lambda text: (
+            text is not None and any(p.search(str(text).lower().encode("utf-8")) for p in patterns)
+        ),
+        deterministic=True,
+    )
+    try:
+        with con:
+            ids = [r[0] for r in con.execute("SELECT id FROM events WHERE quotes(payload)")]
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                marks = ",".join("?" * len(chunk))
+                con.execute(f"DELETE FROM event_resources WHERE event_id IN ({marks})", chunk)
+                con.execute(f"DELETE FROM events WHERE id IN ({marks})", chunk)
+        return len(ids), _vacuum(con)
+    except sqlite3.OperationalError:
+        return 0, False
+    finally:
+        con.close()
+
+
+def _vacuum(con: sqlite3.Connection) -> bool:
+    """Open SQLite connection -> the file checkpointed and vacuumed; False when another writer kept it busy."""
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("VACUUM")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return True
+    except sqlite3.OperationalError:
+        return False

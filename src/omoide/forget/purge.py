@@ -1,0 +1,273 @@
+"""The cascade: forgotten records -> removed from every store that holds them or what was made from them.
+
+Lake rows go, and the touched days' sessions and memory rows (derived: the day is made
+again from what is left); LanceDB rows, opinions that rest on them (replayed from the rest),
+Big Five evidence ids; quarantine entries; caches, stored task results and log lines that
+quote them. Each function returns how many it removed, for the receipt.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from datetime import date, timedelta
+from pathlib import Path
+
+import lancedb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from omoide.core import schemas
+from omoide.core.files import write_parquet_atomic, write_text_atomic
+from omoide.forget.scan import byte_pattern, files_under, text_pattern
+from omoide.forget.select import Needle, Selection
+from omoide.reflect.opinions import load_opinions
+from omoide.store.day_marks import mark_path
+from omoide.store.lake import part_path, partition, read_facts, read_part
+from omoide.store.memories import sql_list
+from omoide.store.opinions_table import open_opinions
+from omoide.store.profile_table import open_profile_history, read_analysis_rows
+
+LOG_REMOVED = "[omoide forget: a line about something forgotten was removed]"
+
+
+def _mentions(texts: Iterable[object], needles: Sequence[Needle]) -> bool:
+    """Texts + needles -> True when any text holds any needle."""
+    patterns = [text_pattern(n) for n in needles]
+    return any(isinstance(t, str) and any(p.search(t) for p in patterns) for t in texts)
+
+
+def forgotten_memories(lake_dir: Path, selection: Selection) -> set[str]:
+    """Lake + selection -> ids of the touched days' memory rows made from a forgotten record or quoting one."""
+    refs = set(selection.events["source_ref"]) if not selection.events.empty else set()
+    ids: set[str] = set()
+    for day in selection.days:
+        facts = read_facts(lake_dir, day)
+        for memory_id, sources, content in zip(
+            facts["memory_id"], facts["source_refs"], facts["content"], strict=True
+        ):
+            if refs & set(sources if sources is not None else ()) or _mentions(
+                [content], selection.needles
+            ):
+                ids.add(memory_id)
+    return ids
+
+
+def purge_lake(lake_dir: Path, selection: Selection) -> dict[str, int]:
+    """Lake + selection -> forgotten events removed; the touched days' sessions and memory rows dropped (made again)."""
+    gone = set(selection.events["event_id"]) if not selection.events.empty else set()
+    counts = {"lake events": 0, "lake sessions": 0, "lake memory rows": 0}
+    for day in selection.days:
+        for path in sorted(partition(lake_dir, "events", day).glob("*.parquet")):
+            events = read_part(path, schemas.EVENTS)
+            drop = events["event_id"].isin(gone)
+            if not drop.any():
+                continue
+            counts["lake events"] += int(drop.sum())
+            kept = events.loc[~drop]
+            if kept.empty:
+                path.unlink()
+            else:
+                write_parquet_atomic(schemas.to_table(kept, schemas.EVENTS), path)
+        for stage, name, key in (
+            ("sessions", "sessions", "lake sessions"),
+            ("facts", "facts", "lake memory rows"),
+        ):
+            path = part_path(lake_dir, stage, day, name)
+            if path.exists():
+                counts[key] += pq.read_metadata(path).num_rows
+                path.unlink()
+    return counts
+
+
+def purge_memories(db_dir: Path, ids: set[str]) -> int:
+    """LanceDB folder + memory ids -> those rows deleted from the memories table; how many."""
+    if not ids or not (db_dir / "memories.lance").exists():
+        return 0
+    table = lancedb.connect(db_dir).open_table("memories")
+    where = f"memory_id IN ({sql_list(sorted(ids))})"
+    n = table.count_rows(where)
+    if n:
+        table.delete(where)
+    return n
+
+
+def purge_opinions(db_dir: Path, ids: set[str], needles: Sequence[Needle]) -> int:
+    """LanceDB folder + forgotten memory ids -> every opinion cleared when one rests on them; how many rested.
+
+    Opinions move by evidence in order, so one built partly on a forgotten memory cannot be
+    mended in place: the table is emptied and the next full reflection replays the facts left.
+    """
+    if not (db_dir / "opinions.lance").exists():
+        return 0
+    table = open_opinions(db_dir)
+    touched = [
+        op
+        for op in load_opinions(table)
+        if ids & ({op.origin_id} | {h.memory_id for h in op.history})
+        or _mentions([op.statement, *op.entities], needles)
+    ]
+    if touched:
+        table.delete("true")
+    return len(touched)
+
+
+def purge_profile_evidence(db_dir: Path, ids: set[str]) -> int:
+    """LanceDB folder + forgotten memory ids -> those ids taken out of every Big Five analysis' evidence; how many."""
+    if not ids or not (db_dir / "profile_history.lance").exists():
+        return 0
+    table = open_profile_history(db_dir)
+    changed, removed = [], 0
+    for row in read_analysis_rows(table):
+        evidence = [i for i in row["evidence"] or [] if i not in ids]
+        traits = {
+            trait: [i for i in cited if i not in ids]
+            for trait, cited in json.loads(row["trait_evidence"] or "{}").items()
+        }
+        if len(evidence) == len(row["evidence"] or []):
+            continue
+        removed += len(row["evidence"] or []) - len(evidence)
+        changed.append(
+            {**row, "evidence": evidence, "trait_evidence": json.dumps(traits, sort_keys=True)}
+        )
+    if changed:
+        table.delete(f"analysis_id IN ({sql_list([r['analysis_id'] for r in changed])})")
+        table.add(pa.Table.from_pylist(changed, schema=table.schema))
+    return removed
+
+
+def purge_quarantine(q_dir: Path, selection: Selection) -> int:
+    """Quarantine folder + selection -> entries of forgotten records, or quoting them, removed; how many."""
+    refs = set(selection.events["source_ref"]) if not selection.events.empty else set()
+    removed = 0
+    for path in sorted(q_dir.rglob("*.parquet")) if q_dir.exists() else []:
+        rows = read_part(path, schemas.QUARANTINE)
+        drop = rows["ref"].isin(refs) | rows["excerpt"].map(
+            lambda t: _mentions([t], selection.needles)
+        ).astype(bool)
+        if not drop.any():
+            continue
+        removed += int(drop.sum())
+        kept = rows.loc[~drop]
+        if kept.empty:
+            path.unlink()
+        else:
+            write_parquet_atomic(schemas.to_table(kept, schemas.QUARANTINE), path)
+    return removed
+
+
+def _holds(path: Path, patterns: Sequence[re.Pattern[bytes]]) -> bool:
+    """File + byte patterns -> True when its bytes (any case) hold one."""
+    try:
+        data = path.read_bytes().lower()
+    except OSError:
+        return False
+    return any(p.search(data) for p in patterns)
+
+
+def purge_files(folders: Sequence[Path], needles: Sequence[Needle]) -> int:
+    """Cache folders (LLM answers, profile, stored task results) + needles -> files quoting them deleted; how many.
+
+    They are caches: what is deleted is recomputed, from what is left, when next needed.
+    """
+    patterns = [byte_pattern(n) for n in needles]
+    removed = 0
+    for folder in folders:
+        if not folder.exists():
+            continue
+        for path in files_under(folder, ()):
+            if _holds(path, patterns):
+                path.unlink()
+                removed += 1
+    return removed
+
+
+def redact_logs(logs_dir: Path, needles: Sequence[Needle]) -> int:
+    """Log folder + needles -> every line quoting one replaced by a notice; how many lines."""
+    patterns = [byte_pattern(n) for n in needles]
+    replaced = 0
+    for path in files_under(logs_dir, ()) if logs_dir.exists() else []:
+        if not _holds(path, patterns):
+            continue
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        out = []
+        for line in lines:
+            low = line.lower().encode("utf-8")
+            if any(p.search(low) for p in patterns):
+                out.append(LOG_REMOVED + "\n")
+                replaced += 1
+            else:
+                out.append(line)
+        write_text_atomic("".join(out), path)
+    return replaced
+
+
+def clear_day_marks(marks_dir: Path, days: Sequence[date]) -> int:
+    """Day-marks folder + days -> their marks removed (a backfill must make them again); how many."""
+    removed = 0
+    for day in days:
+        path = mark_path(marks_dir, day)
+        if path.exists():
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def compact_tables(db_dir: Path) -> int:
+    """LanceDB folder -> every table compacted, its text index rebuilt, old versions deleted; bytes freed.
+
+    Deleting a row only marks it: its bytes stay in the data files, the old versions and the
+    full-text index until the table is rewritten and the versions before it are removed. A
+    delete's predicate is kept in its version's manifest (an entity's slug is its name), so the
+    small tables are rewritten whole, leaving a latest version that records no predicate.
+    """
+    if not db_dir.exists():
+        return 0
+    from omoide.store.memories import rebuild_text_index
+
+    db = lancedb.connect(db_dir)
+    before = _size(db_dir)
+    for name in db.list_tables().tables:
+        table = db.open_table(name)
+        if name == "memories":
+            rebuild_text_index(table)
+        else:
+            table = db.create_table(
+                name, data=table.to_arrow(), schema=table.schema, mode="overwrite"
+            )
+        with warnings.catch_warnings():
+            # It warns that readers of older versions fail: the writer lock is held, and a
+            # reader (the MCP server) opens the table again on its next question.
+            warnings.simplefilter("ignore", UserWarning)
+            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+    return max(0, before - _size(db_dir))
+
+
+def _size(folder: Path) -> int:
+    """Folder -> the bytes of every file under it."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def note_mentions(sources: Sequence[Path], needles: Sequence[Needle], home: Path) -> list[str]:
+    """The person's own text files (notes, chats) + needles -> `path#Lnn` of each line still quoting one.
+
+    omoide never edits them; the person decides.
+    """
+    patterns = [text_pattern(n) for n in needles]
+    found = []
+    for root in sources:
+        files = [root] if root.is_file() else sorted(root.rglob("*")) if root.is_dir() else []
+        for path in files:
+            if (
+                path.suffix not in (".md", ".markdown", ".txt", ".jsonl", ".json")
+                or not path.is_file()
+            ):
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for n, line in enumerate(text.splitlines(), start=1):
+                if any(p.search(line) for p in patterns):
+                    shown = path.relative_to(home) if path.is_relative_to(home) else path
+                    found.append(f"{shown}#L{n}")
+    return found
