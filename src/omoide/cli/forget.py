@@ -87,22 +87,23 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
     """Settings + selector -> the whole forget, under the writer lock; the receipt."""
     from omoide.cli.prefect_purge import purge_prefect, scrub_prefect_db
     from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
-    from omoide.forget.cascade import compact, receipt_scan, settle, take_back
+    from omoide.forget.cascade import compact, days_to_remake, receipt_scan, settle, take_back
     from omoide.forget.select import select_records
 
     # The command line names no forgotten text: it is what Prefect and the logs keep.
     with writing(settings, "omoide forget"):
         selection = select_records(settings.lake_dir, selector)
+        days = days_to_remake(settings, selection)
         counts = take_back(settings, selector, selection)
         remade: list[str] = []
-        if selection.days:
+        if days:
             _, backfill_module, _ = flow_modules(settings.home, "forget")
             state = run_flow(
                 backfill_module.backfill,
-                start=min(selection.days),
-                end=max(selection.days),
+                start=min(days),
+                end=max(days),
                 force=True,
-                only=selection.days,
+                only=days,
             )
             remade = sorted(outcome(state, "re-making the touched days"))
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int
     if not path.exists():
         return 0, False
     patterns = [byte_pattern(n) for n in needles]
-    con = sqlite3.connect(path, timeout=60)
+    con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=60)
     con.create_function(
         "quotes",
         1,
@@ -84,12 +85,18 @@ def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int
         con.close()
 
 
-def _vacuum(con: sqlite3.Connection) -> bool:
-    """Open SQLite connection -> the file checkpointed and vacuumed; False when another writer kept it busy."""
-    try:
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        con.execute("VACUUM")
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return True
-    except sqlite3.OperationalError:
-        return False
+def _vacuum(con: sqlite3.Connection, tries: int = 5) -> bool:
+    """Open SQLite connection -> the file checkpointed and vacuumed; False when another writer kept it busy throughout."""
+    for attempt in range(tries):
+        try:
+            con.execute("VACUUM")
+            # The old pages also sit in the write-ahead log until a checkpoint empties it;
+            # a reader holding an old snapshot makes it report busy instead of raising.
+            busy, _, _ = con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return True
+        except sqlite3.OperationalError:
+            pass
+        # The Prefect server's own writes (a run's last states, its services) pass.
+        time.sleep(2 * (attempt + 1))
+    return False

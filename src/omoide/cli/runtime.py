@@ -218,7 +218,7 @@ def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
         except RuntimeError as exc:
             if _STARTUP_FAILED not in str(exc):
                 raise
-            _stop_servers()
+            stop_servers()
             if attempt == 2:
                 timeout = os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "?")
                 raise OmoideError(
@@ -229,7 +229,7 @@ def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
     return None  # pragma: no cover - the loop returns or raises
 
 
-def _stop_servers() -> None:
+def stop_servers() -> None:
     """-> every ephemeral Prefect server this process started, stopped.
 
     A server that timed out is still starting: left alone it would outlive the command, and

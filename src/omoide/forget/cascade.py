@@ -8,7 +8,7 @@ LanceDB; `receipt_scan` is the proof. The CLI runs the touched days again in bet
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,13 @@ def preview(settings: Settings, selector: Selector) -> tuple[Selection, dict[str
     }
 
 
+def days_to_remake(settings: Settings, selection: Selection) -> list[date]:
+    """Settings + selection -> the touched days, and the days whose vault page quotes a forgotten string
+    (a `Related Memories` link to a forgotten memory of another day): each is made again."""
+    quoting = set(purge.pages_quoting(settings.vault_dir / "memory", selection.needles))
+    return sorted(set(selection.days) | quoting)
+
+
 def take_back(settings: Settings, selector: Selector, selection: Selection) -> dict[str, int]:
     """Settings + selector + its selection -> tombstones recorded, records and what rests on them removed; counts per store."""
     now = datetime.now(UTC)
@@ -73,7 +80,9 @@ def take_back(settings: Settings, selector: Selector, selection: Selection) -> d
     )
     counts["Big Five evidence ids"] = purge.purge_profile_evidence(settings.lancedb_dir, ids)
     counts["quarantine entries"] = purge.purge_quarantine(settings.quarantine_dir, selection)
-    counts["day marks cleared"] = purge.clear_day_marks(settings.day_marks_dir, selection.days)
+    counts["day marks cleared"] = purge.clear_day_marks(
+        settings.day_marks_dir, days_to_remake(settings, selection)
+    )
     counts |= settle(settings, selection)
     return counts
 

@@ -204,6 +204,20 @@ def redact_logs(logs_dir: Path, needles: Sequence[Needle]) -> int:
     return replaced
 
 
+def pages_quoting(memory_dir: Path, needles: Sequence[Needle]) -> list[date]:
+    """Vault `memory/` folder + needles -> the days whose page quotes one."""
+    patterns = [byte_pattern(n) for n in needles]
+    days = []
+    for path in sorted(memory_dir.glob("*.md")) if memory_dir.exists() else []:
+        try:
+            day = date.fromisoformat(path.stem)
+        except ValueError:
+            continue
+        if _holds(path, patterns):
+            days.append(day)
+    return days
+
+
 def clear_day_marks(marks_dir: Path, days: Sequence[date]) -> int:
     """Day-marks folder + days -> their marks removed (a backfill must make them again); how many."""
     removed = 0

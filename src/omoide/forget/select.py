@@ -135,23 +135,29 @@ def _memory_refs(
     return refs
 
 
+def _in_range(day: date, selector: Selector) -> bool:
+    """Day + selector -> True when the selector's day range holds it."""
+    return (selector.since is None or day >= selector.since) and (
+        selector.until is None or day <= selector.until
+    )
+
+
 def select_records(lake_dir: Path, selector: Selector) -> Selection:
-    """Lake + selector -> every stored event it matches, the days they fall on, the scan needles."""
-    days = [
-        d
-        for d in stage_days(lake_dir, "events")
-        if (selector.since is None or d >= selector.since)
-        and (selector.until is None or d <= selector.until)
-    ]
+    """Lake + selector -> every stored event it matches, the days they fall on, the scan needles.
+
+    Every day is read, also outside the range: the scan may only look for what no kept
+    record says as well.
+    """
+    all_days = stage_days(lake_dir, "events")
     refs: set[str] = set()
     if selector.memory or selector.entity:
-        refs = _memory_refs(lake_dir, days, selector.memory, selector.entity)
+        refs = _memory_refs(lake_dir, all_days, selector.memory, selector.entity)
     chosen, kept = [], []
-    for day in days:
+    for day in all_days:
         events = read_events(lake_dir, day)
         if events.empty:
             continue
-        mask = pd.Series(True, index=events.index)
+        mask = pd.Series(_in_range(day, selector), index=events.index)
         if selector.source:
             mask &= (events["source_name"] == selector.source) | (
                 events["source"] == selector.source
@@ -167,7 +173,7 @@ def select_records(lake_dir: Path, selector: Selector) -> Selection:
         if selector.memory:
             mask &= events["source_ref"].isin(refs)
         chosen.append(events.loc[mask].assign(day=day.isoformat()))
-        kept.append(events.loc[~mask])
+        kept.append(events.loc[~mask, list(TEXT_FIELDS)])
     found = pd.concat(chosen, ignore_index=True) if chosen else pd.DataFrame(columns=["day"])
     rest = pd.concat(kept, ignore_index=True) if kept else pd.DataFrame(columns=list(TEXT_FIELDS))
     touched = sorted({date.fromisoformat(d) for d in found["day"]})

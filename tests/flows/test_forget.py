@@ -1,0 +1,148 @@
+"""`omoide forget` end to end: strings planted on a domain, with a person and on a day are forgotten,
+the byte scan of the home finds none of them, and a forced re-collection does not bring them back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from omoide.core.settings import get_settings
+from omoide.forget.cascade import own_files
+from omoide.forget.scan import scan_home
+from omoide.forget.select import Needle
+from omoide.sample import write_sample
+from omoide.sample.browsers import CHAIN_END, CHAIN_START, CHROME_EPOCH_US
+from tests.fakes import run_cli
+
+DOMAIN = [Needle("clinic-zq.example"), Needle("Zorblax")]
+PERSON = [Needle("Quillon", word=True), Needle("Vantablue")]
+DAY = [Needle("Marblefox")]
+
+
+def _plant_visit(history: Path, when: datetime) -> None:
+    """Chrome History -> one more visit, to a page of a clinic's domain."""
+    con = sqlite3.connect(history)
+    with con:
+        uid = con.execute("SELECT max(id) FROM urls").fetchone()[0] + 1
+        vid = con.execute("SELECT max(id) FROM visits").fetchone()[0] + 1
+        at = int(when.timestamp() * 1_000_000) + CHROME_EPOCH_US
+        url = "https://portal.clinic-zq.example/results?patient=77"
+        con.execute(
+            "INSERT INTO urls VALUES (?, ?, ?, 1, 0, ?, 0)", (uid, url, "Zorblax test results", at)
+        )
+        con.execute(
+            "INSERT INTO visits (id, url, visit_time, from_visit, transition, segment_id,"
+            " visit_duration, incremented_omnibox_typed_score, opener_visit,"
+            " originator_cache_guid, originator_visit_id, is_known_to_sync,"
+            " consider_for_ntp_most_visited) VALUES (?, ?, ?, 0, ?, 0, ?, 0, 0, NULL, NULL, 1, 1)",
+            (vid, uid, at, CHAIN_START | CHAIN_END, 90_000_000),
+        )
+    con.close()
+
+
+def _cli(home: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess[str]:
+    """Home + arguments -> `omoide` run with Prefect's database and results in the home, as a user's are."""
+    prefect = home / "prefect"
+    return run_cli(
+        *args,
+        home=home,
+        timeout=timeout,
+        PREFECT_HOME=str(prefect),
+        PREFECT_LOCAL_STORAGE_PATH=str(prefect / "storage"),
+    )
+
+
+def _append(path: Path, text: str) -> None:
+    """File + text -> the text appended."""
+    with path.open("a", encoding="utf-8") as f:
+        f.write(text)
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, date, date]:
+    """A two-day sample home with the planted strings, backfilled by the `omoide` command."""
+    home = tmp_path_factory.mktemp("forget") / "home"
+    first, last = write_sample(home, days=2)
+    _plant_visit(home / "sources/chrome/Default/History", datetime(2026, 11, 20, 9, 15, tzinfo=UTC))
+    notes = home / "sources/notes"
+    _append(notes / f"{last}.md", "\n- 13:00 Lunch with @Quillon about the Vantablue plan\n")
+    _append(notes / f"{first}.md", "\n- 15:00 Marblefox offsite planning with the team\n")
+    _append(
+        home / "sources/chat/chat.jsonl",
+        json.dumps(
+            {
+                "ts": f"{last}T13:30:00+01:00",
+                "speaker": "Quillon",
+                "text": "The Vantablue plan is on, see you Monday",
+                "conversation": "Quillon",
+            }
+        )
+        + "\n",
+    )
+    r = _cli(home, "backfill", "--start", str(first), "--end", str(last))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (home / "prefect/prefect.db").exists()
+    return home, first, last
+
+
+def _hits(home: Path, needles: list[Needle]) -> list[str]:
+    """Home + needles -> the files (the person's own sources excepted) still holding one."""
+    settings = get_settings(home=home)
+    return sorted(
+        {str(h.path.relative_to(home)) for h in scan_home(home, needles, own_files(settings))}
+    )
+
+
+def _forget(home: Path, *selector: str) -> dict:
+    """Home + selector options -> the receipt of `omoide forget … --yes --json`."""
+    r = _cli(home, "forget", *selector, "--yes", "--json")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollecting(
+    planted: tuple[Path, date, date],
+) -> None:
+    home, first, last = planted
+    assert _hits(home, DOMAIN) and _hits(home, PERSON) and _hits(home, DAY)
+
+    before = sorted(p.stat().st_mtime_ns for p in (home / "lake").rglob("*.parquet"))
+    preview = _cli(home, "forget", "--domain", "clinic-zq.example", "--dry-run", "--json")
+    assert preview.returncode == 0, preview.stderr
+    plan = json.loads(preview.stdout)
+    assert plan["dry_run"] and plan["records"] >= 1 and plan["days"] == [str(last)]
+    assert sorted(p.stat().st_mtime_ns for p in (home / "lake").rglob("*.parquet")) == before
+
+    receipt = _forget(home, "--domain", "clinic-zq.example")
+    assert receipt["scan"]["hits"] == [] and receipt["removed"]["lake events"] >= 1
+    assert receipt["removed"]["tombstones added"] >= 2
+    assert _hits(home, DOMAIN) == []
+
+    receipt = _forget(home, "--entity", "Quillon")
+    assert receipt["scan"]["hits"] == [] and receipt["removed"]["lake events"] >= 2
+    # The person's own files are never edited: the receipt says where they still mention it.
+    assert any(w.startswith(f"sources/notes/{last}.md#L") for w in receipt["still_in_your_files"])
+    assert any(w.startswith("sources/chat/chat.jsonl#L") for w in receipt["still_in_your_files"])
+    assert not (home / "vault/bank/entities/quillon.md").exists()
+    assert _hits(home, PERSON) == []
+
+    receipt = _forget(home, "--day", str(first))
+    assert receipt["scan"]["hits"] == [] and receipt["days_remade"] == [str(first)]
+    assert receipt["prefect_db_vacuumed"]
+    assert _hits(home, DAY) == []
+
+    # The sources still hold all of it: a forced re-collection must not bring any of it back.
+    r = _cli(home, "backfill", "--start", str(first), "--end", str(last), "--force")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert _hits(home, DOMAIN + PERSON + DAY) == []
+    tombstones = (home / "state/tombstones.jsonl").read_text(encoding="utf-8")
+    assert "clinic" not in tombstones and "Quillon" not in tombstones
+    r = _cli(home, "recall", "Zorblax Vantablue Quillon Marblefox clinic", "--json")
+    assert r.returncode == 0, r.stderr
+    found = " ".join(m["content"] for m in json.loads(r.stdout)).lower()
+    assert not any(n.text.lower() in found for n in DOMAIN + PERSON + DAY)
