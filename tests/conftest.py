@@ -98,14 +98,17 @@ def home_with_memories(omoide_home: Path) -> Path:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Collected tests -> an xdist group each: the heavy end-to-end ones together, the rest by module.
 
-    Kill trials, the fault suite, the no-network trace and the Prefect-server test start
-    processes and servers of their own; two of them side by side on two cores would mostly
-    measure each other, so they run one at a time. Other tests go to a worker module by module,
-    so a module's shared fixtures (a backfilled sample, a loaded model) are built once.
+    The fault suite, the no-network trace and the Prefect-server tests start processes and
+    servers of their own; they run one at a time. The kill trials, the longest test by far,
+    are a group of their own, so the other worker takes everything else meanwhile. Other tests
+    go to a worker module by module, so a module's shared fixtures (a backfilled sample, a
+    loaded model) are built once.
     """
     for item in items:
         heavy = item.get_closest_marker("slow") is not None and "/faults/" in item.nodeid
-        if heavy or item.get_closest_marker("prefect_server") is not None:
+        if "test_kill_trials" in item.nodeid:
+            group = "kill-trials"
+        elif heavy or item.get_closest_marker("prefect_server") is not None:
             group = "end-to-end"
         else:
             group = item.nodeid.split("::", 1)[0]

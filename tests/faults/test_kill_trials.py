@@ -35,11 +35,12 @@ VOLATILE = {"recorded_at", "quarantined_at", "computed_at", "last_updated", "ana
 KEYS = ("event_id", "session_id", "memory_id", "slug", "opinion_id", "analysis_id", "ref")
 _CLOCK = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC")
 TRIALS = [
-    *(("text", n) for n in (1, 2, 3, 5, 8)),  # holder file, daily file, pages, ...
-    *(("parquet", n) for n in (1, 2, 4, 6)),  # events of each source, sessions, facts
+    # Sixteen points, each kind at its start, middle and end: the suite's time goes mostly here.
+    *(("text", n) for n in (1, 3, 5, 8)),  # holder file, daily file, pages, ...
+    *(("parquet", n) for n in (1, 2, 4)),  # events of each source, sessions, facts
     *(("optimize", ms) for ms in (2, 40, 250)),
     *(("merge", ms) for ms in (2, 40, 250)),
-    *(("time", share) for share in (15, 35, 55, 75, 90)),  # percent of an uninterrupted run
+    *(("time", share) for share in (15, 55, 90)),  # percent of an uninterrupted run
 ]
 
 
@@ -136,5 +137,5 @@ def test_a_backfill_killed_at_any_point_ends_like_an_uninterrupted_one(
     print(f"trials: {results}")
     assert [(p, n, d) for p, n, _, d in results if d] == []
     killed = [(p, n) for p, n, k, _ in results if k]
-    assert len(killed) >= 20, results
+    assert len(killed) == len(TRIALS), results
     assert {p for p, _ in killed} == {"text", "parquet", "optimize", "merge", "time"}

@@ -132,7 +132,7 @@ def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollect
     assert _hits(home, PERSON) == []
 
     receipt = _forget(home, "--day", str(first))
-    assert receipt["scan"]["hits"] == [] and receipt["days_remade"] == [str(first)]
+    assert receipt["scan"]["hits"] == [] and str(first) in receipt["days_remade"]
     assert receipt["prefect_db_vacuumed"]
     assert _hits(home, DAY) == []
 

@@ -28,6 +28,7 @@ from omoide.agents.answers import (
     recall_answer,
     vault_pages,
 )
+from omoide.agents.forget_tool import forget_answer
 from omoide.core.errors import OmoideError
 from omoide.core.settings import Settings
 from omoide.memory.recall import Asked
@@ -38,7 +39,8 @@ INSTRUCTIONS = (
     "omoide is this person's own memory, built on their machine from their browser history, "
     "window focus, chats and daily notes. Ask `recall` what they did, decided or thought about "
     "something and when; `day` for one day; `entity` for a person, project or place; `profile` "
-    "for who they are; `around` for what surrounds a memory. Every result cites its source "
+    "for who they are; `around` for what surrounds a memory; `forget` takes something back (a "
+    "dry run unless confirm is true: ask the person first). Every result cites its source "
     "(`path#Lnn`): quote it when you answer."
 )
 
@@ -55,7 +57,7 @@ def _json(answer: Callable[[], Any]) -> str:
 
 def build_server(settings: Settings) -> MCPServer:
     """Settings -> an MCP server with omoide's tools and the vault's pages, its stores opened once."""
-    memory = OpenMemory.open(settings)
+    opened = {"memory": OpenMemory.open(settings)}
     server = MCPServer(name="omoide", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(name="recall")
@@ -76,27 +78,66 @@ def build_server(settings: Settings) -> MCPServer:
         entities, score and its parts), best first.
         """
         asked = Asked(query, since, until, kinds, entities, k, token_budget)
-        return _json(lambda: recall_answer(memory, asked))
+        return _json(lambda: recall_answer(opened["memory"], asked))
 
     @server.tool(name="day")
     def day_tool(date: str) -> str:
         """One local day (YYYY-MM-DD): its digest, retained facts, sessions, notes and chats, with citations (JSON)."""
-        return _json(lambda: day_answer(memory, date))
+        return _json(lambda: day_answer(opened["memory"], date))
 
     @server.tool(name="entity")
     def entity_tool(name: str) -> str:
         """A person, project or place as written (@Peter, peter): summary, relationship, timeline with citations, related entities (JSON)."""
-        return _json(lambda: entity_answer(memory, name))
+        return _json(lambda: entity_answer(opened["memory"], name))
 
     @server.tool(name="profile")
     def profile_tool() -> str:
         """The person's integrated profile: traits, interests, values, relationships and Big Five analyses (JSON)."""
-        return _json(lambda: profile_answer(memory))
+        return _json(lambda: profile_answer(opened["memory"]))
 
     @server.tool(name="around")
     def around_tool(memory_id: str, k: int | None = None) -> str:
         """What surrounds a memory (by its memory_id): same session, nearby days, similar content, with reasons (JSON)."""
-        return _json(lambda: around_answer(memory, memory_id, k))
+        return _json(lambda: around_answer(opened["memory"], memory_id, k))
+
+    @server.tool(name="forget")
+    def forget_tool(
+        day: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        source: str | None = None,
+        domain: str | None = None,
+        url: str | None = None,
+        entity: str | None = None,
+        memory_id: str | None = None,
+        match: str | None = None,
+        confirm: bool = False,
+    ) -> str:
+        """Take records back for good, and everything made from them (selectors combine).
+
+        day/since/until: YYYY-MM-DD. source: a source's name or kind. domain: with its
+        subdomains, kept out from now on. url: a URL prefix. entity: a person, project or place.
+        memory_id: the records a memory was made from. match: text in a title, URL or text.
+        Without confirm=true nothing changes: the answer says what would go. Confirmed, the
+        answer is the receipt: counts removed per store and a scan of every file (0 hits).
+        Ask the person before confirming.
+        """
+        chosen = dict(
+            day=day,
+            since=since,
+            until=until,
+            source=source,
+            domain=domain,
+            url=url,
+            entity=entity,
+            memory=memory_id,
+            match=match,
+        )
+        answer = _json(lambda: forget_answer(settings, chosen, confirm))
+        if confirm:
+            # The forget rewrote the tables and removed their old versions: open them again.
+            opened["memory"] = OpenMemory.open(settings)
+        return answer
 
     vault = settings.vault_dir
     for page in vault_pages(vault):

@@ -15,7 +15,7 @@ from omoide.bench.cli_latency import loaded_modules
 from omoide.sample import write_sample
 from tests.fakes import CLI, cli_env, run_cli
 
-TOOLS = {"recall", "day", "entity", "profile", "around"}
+TOOLS = {"recall", "day", "entity", "profile", "around", "forget"}
 
 
 @pytest.fixture(scope="module")
@@ -85,15 +85,23 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_home: Pat
     assert got["bad"].is_error and "YYYY-MM-DD" in text_of(got["bad"])
 
 
-def test_agent_questions_do_not_write_to_the_memory(sample_home: Path) -> None:
-    before = {p: p.stat().st_mtime_ns for p in (sample_home / "lancedb").rglob("*") if p.is_file()}
+def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_home: Path) -> None:
+    def files() -> dict[Path, int]:
+        return {p: p.stat().st_mtime_ns for p in sample_home.rglob("*") if p.is_file()}
 
-    async def ask(client: Client) -> str:
-        return text_of(await client.call_tool("recall", {"query": "ryokan in Kyoto"}))
+    before = files()
 
-    assert json.loads(with_client(sample_home, ask))
-    after = {p: p.stat().st_mtime_ns for p in (sample_home / "lancedb").rglob("*") if p.is_file()}
-    assert after == before  # no rehearsal counts, no new table version
+    async def ask(client: Client) -> tuple[str, str]:
+        found = text_of(await client.call_tool("recall", {"query": "ryokan in Kyoto"}))
+        plan = text_of(await client.call_tool("forget", {"domain": "japan-guide.com"}))
+        return found, plan
+
+    found, plan = with_client(sample_home, ask)
+    assert json.loads(found)
+    preview = json.loads(plan)
+    assert preview["dry_run"] and preview["records"] > 0 and preview["days"]
+    # No rehearsal counts, no new table version, no tombstone: a dry run changes nothing.
+    assert files() == before
 
 
 def test_the_server_loads_neither_prefect_nor_gx(sample_home: Path) -> None:
