@@ -12,8 +12,9 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from omoide.forget.scan import byte_pattern, text_pattern
 from omoide.forget.select import Needle
@@ -27,6 +28,17 @@ def _quotes(value: object, needles: Sequence[Needle]) -> bool:
     return any(text_pattern(n).search(text) for n in needles)
 
 
+def _quoting(
+    read: Callable[..., list[Any]], fields: Callable[[Any], list[object]], needles: Sequence[Needle]
+) -> list[Any]:
+    """A paged Prefect read + what of each object to search + needles -> ids of the objects quoting one."""
+    found, offset = [], 0
+    while page := read(limit=PAGE, offset=offset):
+        found += [o.id for o in page if _quotes(fields(o), needles)]
+        offset += len(page)
+    return found
+
+
 def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
     """Needles -> Prefect artifacts and flow runs (with their task runs and logs) quoting them deleted; counts."""
     from prefect.client.orchestration import get_client
@@ -35,20 +47,13 @@ def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
     if not needles:
         return counts
     with get_client(sync_client=True) as client:
-        doomed, offset = [], 0
-        while page := client.read_artifacts(limit=PAGE, offset=offset):
-            doomed += [a.id for a in page if _quotes([a.data, a.description], needles)]
-            offset += len(page)
-        for artifact_id in doomed:
+        artifacts = _quoting(client.read_artifacts, lambda a: [a.data, a.description], needles)
+        for artifact_id in artifacts:
             client.delete_artifact(artifact_id)
-        counts["prefect artifacts"] = len(doomed)
-        runs, offset = [], 0
-        while page := client.read_flow_runs(limit=PAGE, offset=offset):
-            runs += [r.id for r in page if _quotes([r.parameters, r.name], needles)]
-            offset += len(page)
+        runs = _quoting(client.read_flow_runs, lambda r: [r.parameters, r.name], needles)
         for run_id in runs:
             client.delete_flow_run(run_id)
-        counts["prefect flow runs"] = len(runs)
+    counts.update({"prefect artifacts": len(artifacts), "prefect flow runs": len(runs)})
     return counts
 
 
