@@ -48,7 +48,7 @@ def arm(point: str, n: int) -> None:
             calls[0] += 1
             if calls[0] < n:
                 return original(data, path)
-            with files._replacing(path) as tmp:  # the temporary file exists, the target not yet
+            with files.replacing(path) as tmp:  # the temporary file exists, the target not yet
                 if point == "text":
                     Path(tmp).write_bytes(data)
                 _die()

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from omoide.cli import run
+from omoide.cli.archive import export_command, import_command
 from omoide.cli.bench import bench_app
 from omoide.cli.doctor import doctor_command
 from omoide.cli.forget import forget_command
@@ -34,6 +35,8 @@ app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)
 app.command("mcp")(mcp_command)
 app.command("forget")(forget_command)
+app.command("export")(export_command)
+app.command("import")(import_command)
 app.command("entity")(entity_command)
 app.add_typer(profile_app, name="profile")
 app.add_typer(bench_app, name="bench")

@@ -42,7 +42,7 @@ def remove_stale_temps(folders: Iterable[Path]) -> int:
 
 
 @contextmanager
-def _replacing(path: Path) -> Iterator[str]:
+def replacing(path: Path) -> Iterator[str]:
     """Target path -> a temp file name beside it (private folder), moved onto the path when the block succeeds."""
     private_dir(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -59,14 +59,14 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
     """Arrow table -> parquet at path, via a temp file + os.replace (never half-written)."""
     import pyarrow.parquet as pq  # here: the quick commands that write text never load Arrow
 
-    with _replacing(path) as tmp:
+    with replacing(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path
 
 
 def write_bytes_atomic(data: bytes, path: Path) -> Path:
     """Bytes -> file at path, via a temp file + os.replace."""
-    with _replacing(path) as tmp:
+    with replacing(path) as tmp:
         Path(tmp).write_bytes(data)
     return path
 

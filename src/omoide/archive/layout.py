@@ -1,0 +1,50 @@
+"""What a portable archive holds, and where each part lives in a home.
+
+One zip file (deflated; readable by any unzip tool): `manifest.json` (format, version, the
+embedding model and dimension, counts, and a SHA-256 per member), `omoide.toml`, the vault
+(`vault/…`), the lake's parquet partitions (`lake/…`), one JSON-lines file per LanceDB table
+(`tables/memories.jsonl` with each row's vector and `embed_model`, `tables/entities.jsonl`,
+`tables/opinions.jsonl`, `tables/profile_history.jsonl`) and the tombstones with their salt
+(`state/…`). Caches, quarantine, logs, day marks and Prefect's database are left out: they
+are made again from the rest, or belong to the machine that ran them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from omoide.core import schemas
+from omoide.core.settings import Settings
+from omoide.ingest.tombstones import SALT, TOMBSTONES
+
+FORMAT = "omoide-export"
+VERSION = 1
+MANIFEST = "manifest.json"
+CONFIG = "omoide.toml"
+TABLES = ("memories", "entities", "opinions", "profile_history")
+STATE_FILES = (TOMBSTONES, SALT)
+
+
+def table_schema(name: str, dim: int) -> pa.Schema:
+    """LanceDB table name + the memories' vector dimension -> that table's schema."""
+    fixed = {
+        "entities": schemas.ENTITIES,
+        "opinions": schemas.OPINIONS,
+        "profile_history": schemas.PROFILE_HISTORY,
+    }
+    return schemas.memories_schema(dim) if name == "memories" else fixed[name]
+
+
+def folders(settings: Settings) -> dict[str, Path]:
+    """Settings -> archive prefix -> the folder of the home it is read from and restored to."""
+    return {"vault": settings.vault_dir or settings.home / "vault", "lake": settings.lake_dir}
+
+
+def member_path(root: Path, relative: str) -> Path:
+    """A folder + a member's path inside it -> the file, refused when it would leave the folder."""
+    target = (root / relative).resolve()
+    if relative.startswith("/") or not target.is_relative_to(root.resolve()):
+        raise ValueError(f"archive member {relative!r} points outside {root}")
+    return target
