@@ -74,8 +74,8 @@ def test_dev_set_meets_the_targets() -> None:
     result = score(DEV)
     recall = result["recall"]
     assert result["cases"] == 492
+    # The figures as measured (docs/benchmarks.md): none may drop.
     for kind in ("EMAIL_ADDRESS", "CREDIT_CARD", "URL_SECRET"):
-        assert recall[kind] >= 0.99, kind
-    for kind in ("PHONE_NUMBER", "IP_ADDRESS"):
-        assert recall[kind] >= 0.95, kind
-    assert result["precision"] >= 0.95
+        assert recall[kind] == 1.0, kind
+    assert recall["PHONE_NUMBER"] >= 0.990 and recall["IP_ADDRESS"] >= 0.979
+    assert result["precision"] >= 0.989
