@@ -137,5 +137,9 @@ def test_a_backfill_killed_at_any_point_ends_like_an_uninterrupted_one(
     print(f"trials: {results}")
     assert [(p, n, d) for p, n, _, d in results if d] == []
     killed = [(p, n) for p, n, k, _ in results if k]
-    assert len(killed) == len(TRIALS), results
+    # A kill at a share of the reference run's time can miss (the trial's run ended first, as
+    # it may when the machine's load changes); it still had to end like the reference, checked
+    # above. Every kill at a write point must land.
+    missed = [(p, n) for p, n, k, _ in results if not k]
+    assert all(p == "time" for p, _ in missed), results
     assert {p for p, _ in killed} == {"text", "parquet", "optimize", "merge", "time"}

@@ -105,6 +105,7 @@ def _forget(home: Path, *selector: str) -> dict:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.timeout(1500)  # three forgets and a re-collection, each a Prefect run: slow when busy
 def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollecting(
     planted: tuple[Path, date, date],
 ) -> None:

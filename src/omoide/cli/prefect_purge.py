@@ -57,13 +57,20 @@ def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
     return counts
 
 
-def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int, bool]:
-    """Prefect's home + needles -> events quoting them deleted, the database checkpointed and vacuumed; (events, vacuumed)."""
+def scrub_prefect_db(
+    prefect_home: Path, needles: Sequence[Needle], quiet_s: float = 3.0, limit_s: float = 60.0
+) -> tuple[int, bool]:
+    """Prefect's home + needles -> events quoting them deleted, the database vacuumed; (events, vacuumed).
+
+    Prefect's server writes events in batches, seconds after they happened (later on a busy
+    machine), and an artifact's events carry its data. So quoting events are deleted until
+    no new event has been written for `quiet_s` (at most `limit_s`), then the file is vacuumed.
+    """
     url = os.environ.get("PREFECT_API_DATABASE_CONNECTION_URL", "")
     if url and not url.startswith("sqlite"):
         return 0, False  # a server database elsewhere is not this home's file to edit
     path = Path(url.split("///", 1)[1]) if url else prefect_home / "prefect.db"
-    if not path.exists():
+    if not path.exists() or not needles:
         return 0, False
     patterns = [byte_pattern(n) for n in needles]
     con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=60)
@@ -75,6 +82,32 @@ def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int
         ),
         deterministic=True,
     )
+    deleted, started = 0, time.monotonic()
+    last_change, last_mark = started, _newest_event(con)
+    try:
+        while True:
+            deleted += _delete_quoting_events(con)
+            now, mark = time.monotonic(), _newest_event(con)
+            if mark != last_mark:
+                last_change, last_mark = now, mark
+            if now - last_change >= quiet_s or now - started >= limit_s:
+                break
+            time.sleep(0.5)
+        return deleted, _vacuum(con)
+    finally:
+        con.close()
+
+
+def _newest_event(con: sqlite3.Connection) -> object:
+    """Connection -> a mark that changes whenever an event is written (None when unreadable)."""
+    try:
+        return con.execute("SELECT max(rowid), count(*) FROM events").fetchone()
+    except sqlite3.OperationalError:
+        return None
+
+
+def _delete_quoting_events(con: sqlite3.Connection) -> int:
+    """Connection (with the `quotes` function) -> events quoting a needle deleted; how many (0 when busy)."""
     try:
         with con:
             ids = [r[0] for r in con.execute("SELECT id FROM events WHERE quotes(payload)")]
@@ -83,11 +116,9 @@ def scrub_prefect_db(prefect_home: Path, needles: Sequence[Needle]) -> tuple[int
                 marks = ",".join("?" * len(chunk))
                 con.execute(f"DELETE FROM event_resources WHERE event_id IN ({marks})", chunk)
                 con.execute(f"DELETE FROM events WHERE id IN ({marks})", chunk)
-        return len(ids), _vacuum(con)
+        return len(ids)
     except sqlite3.OperationalError:
-        return 0, False
-    finally:
-        con.close()
+        return 0
 
 
 def _vacuum(con: sqlite3.Connection, tries: int = 5) -> bool:
