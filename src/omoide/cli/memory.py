@@ -36,6 +36,21 @@ def memories_table(settings: Settings, embedder: Embedder | None = None) -> Tabl
     return open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
 
 
+def reference_time(text: str | None, tz: str) -> datetime:
+    """`--now` as typed (ISO date or datetime; None = the clock) + timezone -> an aware UTC time."""
+    if text is None:
+        return datetime.now(UTC)
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise OmoideError(
+            f"--now {text!r}: expected an ISO date or time, e.g. 2026-11-25T09:00"
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=ZoneInfo(tz))
+    return when.astimezone(UTC)
+
+
 def recall_command(
     query: Annotated[
         str | None, typer.Argument(help="What to remember, in your own words.")
@@ -66,13 +81,21 @@ def recall_command(
         str | None,
         typer.Option(help="A memory id: its neighbours (same session, ±7 days, similar) instead."),
     ] = None,
+    now_at: Annotated[
+        str | None,
+        typer.Option(
+            "--now",
+            help="Recall as of this ISO time (default: now; without an offset, in your timezone): "
+            "the reference for time words, --since/--until and decay.",
+        ),
+    ] = None,
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.embed import get_embedder
     from omoide.memory.recall import Asked, recall_asked
 
     settings = get_settings()
-    now = datetime.now(UTC)
+    now = reference_time(now_at, settings.timezone)
     embedder = get_embedder(settings.embed, settings.llm.host)
     table = memories_table(settings, embedder)
     if around is not None:

@@ -12,7 +12,8 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     importance = 0.5 + 0.5 · importance
     confidence = 0.5 + 0.5 · confidence
     strength   = 1 + STRENGTH_GAIN · ln(1 + recall_count)       (rehearsal, mild)
-    score      = relevance · recency · importance · confidence · strength
+    window     = 1 inside the time window the question names, OUT_OF_WINDOW (0.5) outside
+    score      = relevance · recency · importance · confidence · strength · window
 
 Why lexical-dominant: on LoCoMo a stemmed, stop-worded BM25 over turns indexed with their
 neighbours beats the small MiniLM dense retriever by far, and reciprocal-rank fusion lets
@@ -23,6 +24,13 @@ With `forgetting=True` (`omoide recall --forgetting`) the strength part is inste
 Ebbinghaus strength of `omoide.memory.strength` (age since the memory or its last recall, slower
 for important memories, reinforced by each rehearsal) floored at 0.8: faded memories rank
 lower but are never hidden.
+
+Time words ("last week", "in November", 先週, 3日前; `omoide.memory.time_words`) name a
+window relative to `now` when the question gives no --since/--until (those win). The words
+are taken out of the searched text, both pools are searched again inside the window (so a
+memory there is never missed for the pool's size), and what lies outside counts half: it
+ranks after what is inside at similar relevance, yet an exact match outside still beats a
+vague one inside.
 
 Why decay enters through `recency` and not as a bare factor: 1/(1+0.05·days) is 0.14 at
 four months, so multiplying by it lets any vaguely related memory from this week outrank
@@ -49,10 +57,11 @@ from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.settings import RecallSettings
-from omoide.core.tokens import count_tokens
 from omoide.embed.base import Embedder
+from omoide.memory.distinct import distinct
 from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
+from omoide.memory.time_words import time_window, without_time_words
 from omoide.store.memories import bump_recall, sql_list, sql_str, sql_ts
 
 log = logging.getLogger(__name__)
@@ -60,6 +69,7 @@ log = logging.getLogger(__name__)
 W_LEX = 0.7
 W_SEM = 0.3
 W_TIME = 0.3
+OUT_OF_WINDOW = 0.5
 STRENGTH_GAIN = 0.05
 FORGETTING_FLOOR = 0.8
 POOL_MIN = 50
@@ -92,6 +102,7 @@ class ScoreParts(BaseModel):
     importance: float
     confidence: float
     strength: float
+    window: float = 1.0  # OUT_OF_WINDOW when the question named a time and this lies outside
 
 
 class Recalled(BaseModel):
@@ -172,6 +183,15 @@ def _text_pool(
     return found["_rowid"].to_pylist(), found["_score"].to_numpy()
 
 
+def _merged(*pools: tuple[list[int], np.ndarray]) -> tuple[list[int], np.ndarray]:
+    """Pools of (row ids, scores) -> one pool, each row at its best score."""
+    best: dict[int, float] = {}
+    for ids, scores in pools:
+        for rowid, score in zip(ids, scores.tolist(), strict=True):
+            best[rowid] = max(score, best.get(rowid, score))
+    return list(best), np.asarray(list(best.values()), dtype=np.float64)
+
+
 def _normalised(ids: list[int], scores: np.ndarray, floor: float | None) -> dict[int, float]:
     """Row ids + scores -> score scaled to [0, 1] by the pool's max (and min when no floor)."""
     if not ids:
@@ -195,26 +215,6 @@ def _candidates(
     return rows, lex, sem
 
 
-def _within_budget(
-    order: list[int], contents: list[str], k: int, token_budget: int | None
-) -> list[int]:
-    """Candidate indices in score order -> first k whose tokens fit the budget (never empty)."""
-    if token_budget is None:
-        return order[:k]
-    taken: list[int] = []
-    used = 0
-    for i in order:
-        if len(taken) == k:
-            break
-        n = count_tokens(contents[i])
-        # A result too long for what is left is skipped, not the end: later ones may fit.
-        if taken and used + n > token_budget:
-            continue
-        taken.append(i)
-        used += n
-    return taken
-
-
 def recall(
     table: lancedb.table.Table,
     embedder: Embedder,
@@ -232,15 +232,26 @@ def recall(
     w_sem: float = W_SEM,
     w_time: float = W_TIME,
     forgetting: bool = False,
+    window: tuple[datetime, datetime] | None = None,
 ) -> list[Recalled]:
-    """Query + filters -> up to k memories, best first (see the module docstring for the score)."""
+    """Query + filters (+ a time window to favour) -> up to k memories, best first (see the module docstring)."""
     where = prefilter(since, until, kinds, entities)
+    inside = None
+    if window is not None:
+        start = max(window[0], since) if since else window[0]
+        end = min(window[1], until) if until else window[1]
+        inside = prefilter(start, end, kinds, entities) if start < end else None
     n = max(POOL_MIN, POOL_PER_K * k)
-    vector = embedder.embed([query], query=True)[0]
-    semantic = _normalised(*_vector_pool(table, vector, where, n), floor=None)
+    vector = embedder.embed([query or " "], query=True)[0]
+    wheres = [where] if inside is None else [where, inside]
+    semantic = _normalised(
+        *_merged(*(_vector_pool(table, vector, w, n) for w in wheres)), floor=None
+    )
     lexical: dict[int, float] = {}
     if any(ch.isalnum() for ch in query):
-        lexical = _normalised(*_text_pool(table, query, where, n), floor=0.0)
+        lexical = _normalised(
+            *_merged(*(_text_pool(table, query, w, n) for w in wheres)), floor=0.0
+        )
     if not lexical and not semantic:
         return []
     rows, lex, sem = _candidates(table, lexical, semantic)
@@ -267,12 +278,29 @@ def recall(
         )
     else:
         strength = 1.0 + STRENGTH_GAIN * np.log1p(rows["recall_count"].to_numpy())
-    score = relevance * recency * importance * confidence * strength
+    in_window = np.ones(len(ids))
+    if window is not None:
+        ts = rows["ts"].to_numpy()
+        lo, hi = (np.datetime64(w.astimezone(UTC).replace(tzinfo=None), "us") for w in window)
+        in_window = np.where((ts >= lo) & (ts < hi), 1.0, OUT_OF_WINDOW)
+    score = relevance * recency * importance * confidence * strength * in_window
     order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
-    chosen = _within_budget(order, rows["content"].to_pylist(), k, token_budget)
+    shown = distinct(
+        order,
+        rows["content"].to_pylist(),
+        rows["source"].to_pylist(),
+        [r or [] for r in rows["source_refs"].to_pylist()],
+        rows["day"].to_pylist(),
+        k,
+        token_budget,
+    )
+    chosen = [s.index for s in shown]
     results = []
-    for i, row in zip(
-        chosen, rows.select(COLUMNS).take(pa.array(chosen, pa.int64())).to_pylist(), strict=True
+    for i, row, pick in zip(
+        chosen,
+        rows.select(COLUMNS).take(pa.array(chosen, pa.int64())).to_pylist(),
+        shown,
+        strict=True,
     ):
         parts = ScoreParts(
             relevance=relevance[i],
@@ -283,11 +311,12 @@ def recall(
             importance=importance[i],
             confidence=confidence[i],
             strength=strength[i],
+            window=in_window[i],
         )
         row.update(
             ts=row["ts"].astimezone(UTC).isoformat(),
             entities=row["entities"] or [],
-            source_refs=row["source_refs"] or [],
+            source_refs=pick.refs,
         )
         results.append(Recalled(**row, score=score[i], parts=parts))
     if rehearse and results:
@@ -323,11 +352,17 @@ def recall_asked(
     bad = sorted(set(asked.kinds or []) - set(MEMORY_KINDS))
     if bad:
         raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
+    query, window = asked.query, None
+    if not (asked.since or asked.until):
+        named = time_window(asked.query, tz, now)
+        if named is not None:
+            query, window = without_time_words(asked.query, named), (named.start, named.end)
     return recall(
         table,
         embedder,
-        asked.query,
+        query,
         now,
+        window=window,
         k=asked.k or knobs.k,
         since=parse_when(asked.since, tz, now) if asked.since else None,
         until=parse_when(asked.until, tz, now) if asked.until else None,

@@ -132,10 +132,12 @@ def test_importance_and_confidence_are_mild_factors(tmp_path: Path, emb):
     table = store(
         tmp_path,
         emb,
-        rec("low", "Bought a lamp", importance=0.0, confidence=0.5),
-        rec("high", "Bought a lamp", importance=1.0, confidence=1.0),
+        rec("low", "Bought a lamp", 2, importance=0.0, confidence=0.5),
+        rec("high", "Bought a lamp", 1, importance=1.0, confidence=1.0),
     )
-    low, high = sorted(recall(table, emb, "lamp", NOW, rehearse=False), key=lambda r: r.score)
+    # Another day each (the same words on one day would be one result); no decay between them.
+    found = recall(table, emb, "lamp", NOW, rehearse=False, decay_lambda=0.0)
+    low, high = sorted(found, key=lambda r: r.score)
     assert (low.memory_id, high.memory_id) == ("low", "high")
     assert math.isclose(low.score / high.score, 0.5 * 0.75)
 
@@ -159,9 +161,9 @@ def test_token_budget_keeps_score_order_and_never_returns_nothing(tmp_path: Path
     table = store(
         tmp_path,
         emb,
-        rec("a", "marathon marathon day one", 1),
-        rec("b", long, 1, importance=0.1),
-        rec("c", "marathon recovery", 2),
+        rec("a", "marathon marathon day one", 1, source="notes/a.md#L1"),
+        rec("b", long, 1, importance=0.1, source="notes/b.md#L1"),
+        rec("c", "marathon recovery", 2, source="notes/c.md#L1"),
     )
     everything = recall(table, emb, "marathon", NOW, rehearse=False)
     assert len(everything) == 3
@@ -258,7 +260,7 @@ def test_forgetting_fades_old_unimportant_memories_but_keeps_them(tmp_path: Path
     table = store(
         tmp_path,
         emb,
-        rec("faded", "Dinner at the ramen place", 60, importance=0.0),
+        rec("faded", "Dinner at the ramen place", 61, importance=0.0),
         rec("kept", "Dinner at the ramen place", 60, importance=1.0),
     )
     plain = recall(table, emb, "ramen place", NOW, rehearse=False, decay_lambda=0.0)
