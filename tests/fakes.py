@@ -181,3 +181,13 @@ def run_cli(
         env=cli_env(home, **env),
         timeout=timeout,
     )
+
+
+def backfilled_sample(home: Path, days: int) -> Path:
+    """A folder + a number of days -> the sample's last days written there and backfilled by `omoide`."""
+    from omoide.sample import write_sample
+
+    first, last = write_sample(home, days=days)
+    r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return home

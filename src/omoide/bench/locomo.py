@@ -23,20 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from omoide.core.days import day_bounds
+from omoide.bench.pipeline import build_table
 from omoide.core.settings import SourceConfig
 from omoide.embed.base import Embedder
-from omoide.ingest.sanitize import sanitize
-from omoide.ingest.sessionize import sessions as sessionize
-from omoide.ingest.sources import collect
-from omoide.memory.day_rows import day_memories, digest_id, session_lines
 from omoide.memory.recall import recall
-from omoide.memory.records import day_records
-from omoide.memory.summarize import summarize_day
-from omoide.store.memories import open_memories, replace_day
-from omoide.vault.daily import write_daily
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 TZ = "UTC"
@@ -108,28 +99,8 @@ def ingest(conv: Conversation, home: Path, embedder: Embedder, now: datetime) ->
     chat = home / "chat.jsonl"
     chat.write_text("\n".join(json.dumps(x) for x in conv.lines) + "\n", encoding="utf-8")
     source = SourceConfig(kind="chat", path=chat, name="chat")
-    table = open_memories(home / "lancedb", embedder.model, embedder.dim)
     days = sorted({datetime.fromisoformat(x["ts"]).date() for x in conv.lines})
-    for day in days:
-        start, end = day_bounds(day, TZ)
-        raw = collect(source, start, end, now).events
-        clean, _ = sanitize(raw, [])
-        sess = sessionize(clean, day, 300.0, 10.0, pd.Timestamp(now))
-        summary = summarize_day(clean, sess, day, TZ, None)
-        written = write_daily(
-            home / "vault", summary, session_lines(sess, TZ), digest_id(summary.day)
-        )
-        rows = day_memories(
-            day_records(clean, sess, day, TZ, now),
-            summary,
-            written.path,
-            written.lines,
-            home,
-            TZ,
-            now,
-        )
-        replace_day(table, day.isoformat(), rows, embedder, now)
-    return table
+    return build_table(source, days, home, embedder, now, TZ)
 
 
 def covered(refs: Sequence[str], chat_path: str, dia_ids: Sequence[str]) -> set[str]:

@@ -93,6 +93,33 @@ def bench_locomo(
     out.print(f"{result['questions']} questions; embeddings {result['embed_model']}")
 
 
+@bench_app.command("retrieval")
+def bench_retrieval(
+    data: Annotated[
+        Path,
+        typer.Option(
+            exists=True, dir_okay=False, help="JSON with corpus and queries (eval/ja's format)."
+        ),
+    ],
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Index a paragraph corpus as notes through omoide's path; recall@1/5/10 and words returned."""
+    from omoide.bench.retrieval import run_retrieval
+    from omoide.embed import get_embedder
+
+    settings = get_settings()
+    result = run_retrieval(data, get_embedder(settings.embed, settings.llm.host), limit=limit)
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    table = Table("k", "recall %", "words")
+    for kk, value in result["recall_at"].items():
+        table.add_row(kk, f"{value:.1f}", str(result["words_at"][kk]))
+    out.print(table)
+    out.print(f"{result['questions']} questions; embeddings {result['embed_model']}")
+
+
 @bench_app.command("recall")
 def bench_recall(
     sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "10000,100000",

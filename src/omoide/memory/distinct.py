@@ -5,8 +5,9 @@ share most of their lines and one exchange could fill three of ten results. Walk
 candidates best first, a candidate is
 
 - dropped when a result already cites its record (`source`);
-- folded into the first result of the same day it overlaps — half or more of its lines
-  already shown there, or nearly the same words (Jaccard ≥ 0.8, a note and its copy) — whose
+- folded into the first result of the same day it overlaps — more than half of its lines
+  already shown there (so a chat window's own message is among them: windows are a message
+  and one neighbour each side), or nearly the same words (Jaccard ≥ 0.8, a note and its copy) — whose
   `source_refs` then
   also cite its record: the result shows that line already, and the slot goes to something
   new (what maximal marginal relevance does with embeddings, done here with the shown text).
@@ -54,7 +55,7 @@ def _words(content: str) -> frozenset[str]:
 
 def _overlaps(lines: frozenset[str], words: frozenset[str], shown: Shown) -> bool:
     """A candidate's lines and words + a taken result -> True when the result already shows it."""
-    if lines and len(lines & shown.lines) >= LINE_OVERLAP * len(lines):
+    if lines and len(lines & shown.lines) > LINE_OVERLAP * len(lines):
         return True
     union = words | shown.words
     return bool(union) and len(words & shown.words) >= NEAR_DUPLICATE * len(union)

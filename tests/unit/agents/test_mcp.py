@@ -12,8 +12,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from omoide.bench.cli_latency import loaded_modules
-from omoide.sample import write_sample
-from tests.fakes import CLI, cli_env, run_cli
+from tests.fakes import CLI, backfilled_sample, cli_env
 
 TOOLS = {"recall", "day", "entity", "profile", "around", "forget"}
 
@@ -21,11 +20,7 @@ TOOLS = {"recall", "day", "entity", "profile", "around", "forget"}
 @pytest.fixture(scope="module")
 def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A home with two sample days backfilled by the `omoide` command (ephemeral Prefect)."""
-    home = tmp_path_factory.mktemp("mcp") / "home"
-    first, last = write_sample(home, days=2)
-    r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    return home
+    return backfilled_sample(tmp_path_factory.mktemp("mcp") / "home", days=2)
 
 
 def with_client(home: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:

@@ -32,10 +32,10 @@ def test_overlapping_windows_fold_into_the_best_and_it_cites_them_all() -> None:
     days = [DAY] * 5
     shown = distinct([1, 2, 0, 3, 4], contents, sources, refs, days, k=10, token_budget=None)
     # Window 2 shares two of its three lines with window 1, window 0 both of its two; window 3
-    # (messages 2-3) shares one of two: half, folded too.
-    assert [s.index for s in shown] == [1, 4]
-    assert shown[0].refs == ["chat.jsonl#L2", "chat.jsonl#L3", "chat.jsonl#L1", "chat.jsonl#L4"]
-    assert shown[0].folded == [2, 0, 3]
+    # (messages 2-3) shares one of two, only half: its own message is not shown, it stays.
+    assert [s.index for s in shown] == [1, 3, 4]
+    assert shown[0].refs == ["chat.jsonl#L2", "chat.jsonl#L3", "chat.jsonl#L1"]
+    assert shown[0].folded == [2, 0]
 
 
 def test_a_citation_comes_once_and_other_days_stay_their_own() -> None:
@@ -74,4 +74,4 @@ def test_recall_never_returns_the_same_record_or_window_twice(tmp_path: Path) ->
     found = recall(table, emb, "Higashiyama ryokan", NOW, rehearse=False)
     cited = [ref for r in found for ref in r.source_refs]
     assert len(cited) == len(set(cited)) == 5
-    assert sorted(r.kind for r in found) == ["W", "chat"]
+    assert sorted(r.kind for r in found) == ["W", "chat", "chat"]

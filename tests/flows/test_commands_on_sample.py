@@ -1,4 +1,5 @@
-"""`omoide export` / `omoide import` and the chat-JSONL export, run as a user runs them, on a backfilled sample day."""
+"""Commands run as a user runs them on one backfilled sample home: export / import, the chat-JSONL
+export, and recall in Japanese and with time words (`--now`)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from omoide.sample import write_sample
-from tests.fakes import run_cli
+from tests.fakes import backfilled_sample, run_cli
 
 QUESTIONS = ("which store did we pick for warelay", "Peter", "ryokan in Kyoto")
 
 
 @pytest.fixture(scope="module")
 def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with one sample day backfilled by the `omoide` command."""
-    home = tmp_path_factory.mktemp("archive") / "home"
-    first, last = write_sample(home, days=1)
-    r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
-    assert r.returncode == 0, r.stderr[-2000:]
-    return home
+    """A home with two sample days (2026-11-19 and -20) backfilled by the `omoide` command."""
+    return backfilled_sample(tmp_path_factory.mktemp("archive") / "home", days=2)
 
 
 def _recall(home: Path, question: str) -> list[tuple[str, float]]:
@@ -93,3 +89,40 @@ def test_chat_jsonl_holds_the_users_own_words_as_the_assistant(
         home=sample_home,
     )
     assert r.returncode == 0 and later.read_text("utf-8") == ""
+
+
+def _asked(home: Path, question: str, *options: str) -> list[dict]:
+    """Home + question (+ options) -> `omoide recall --json --no-rehearse` results."""
+    r = run_cli("recall", question, "--json", "--no-rehearse", *options, home=home)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("question", ["京都", "旅館", "京都の旅館"])
+def test_japanese_words_find_the_japanese_note(sample_home: Path, question: str) -> None:
+    top = _asked(sample_home, question)[0]
+    assert "京都の旅館を予約した" in top["content"] and top["day"] == "2026-11-19"
+    assert top["parts"]["lexical"] == 1.0
+
+
+def test_time_words_rank_the_named_day_first_relative_to_now(sample_home: Path) -> None:
+    asked = {
+        "yesterday": ("ryokan yesterday", "2026-11-20T12:00"),
+        "昨日": ("旅館 昨日", "2026-11-20T12:00"),
+        "2 days ago": ("ryokan 2 days ago", "2026-11-21T12:00"),
+    }
+    for phrase, (question, now) in asked.items():
+        found = _asked(sample_home, question, "--now", now)
+        assert found[0]["day"] == "2026-11-19", phrase
+        assert found[0]["parts"]["window"] == 1.0, phrase
+        for hit in found:  # every result has what scripts read
+            assert {"memory_id", "kind", "ts", "day", "source"} <= set(hit)
+
+
+def test_no_result_list_cites_a_record_twice(sample_home: Path) -> None:
+    for question in ("Higashiyama ryokan", "Peter flat", "warelay sync bug"):
+        found = _asked(sample_home, question)
+        cited = [ref for hit in found for ref in hit["source_refs"]]
+        assert len(cited) == len(set(cited)), question
+        sources = [hit["source"] for hit in found]
+        assert len(sources) == len(set(sources)), question
