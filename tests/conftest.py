@@ -95,6 +95,18 @@ def home_with_memories(omoide_home: Path) -> Path:
     return omoide_home
 
 
+@pytest.fixture(scope="session")
+def sample_two_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample's last two days, backfilled by the `omoide` command once per worker (read, never forgotten)."""
+    from tests.fakes import backfilled_sample
+
+    return backfilled_sample(tmp_path_factory.mktemp("sample") / "home", days=2)
+
+
+# Modules that share `sample_two_days`: one group, so one worker builds it once.
+SAMPLE_HOME_MODULES = ("tests/unit/agents/test_mcp.py", "tests/flows/test_commands_on_sample.py")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Collected tests -> an xdist group each: the heavy end-to-end ones together, the rest by module.
 
@@ -110,6 +122,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             group = "kill-trials"
         elif heavy or item.get_closest_marker("prefect_server") is not None:
             group = "end-to-end"
+        elif item.nodeid.split("::", 1)[0] in SAMPLE_HOME_MODULES:
+            group = "sample-home"
         else:
             group = item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(group))

@@ -9,15 +9,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.fakes import backfilled_sample, run_cli
+from tests.fakes import run_cli
 
 QUESTIONS = ("which store did we pick for warelay", "Peter", "ryokan in Kyoto")
-
-
-@pytest.fixture(scope="module")
-def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with two sample days (2026-11-19 and -20) backfilled by the `omoide` command."""
-    return backfilled_sample(tmp_path_factory.mktemp("archive") / "home", days=2)
 
 
 def _recall(home: Path, question: str) -> list[tuple[str, float]]:
@@ -28,10 +22,10 @@ def _recall(home: Path, question: str) -> list[tuple[str, float]]:
 
 
 def test_an_exported_home_imported_into_an_empty_one_recalls_the_same(
-    sample_home: Path, tmp_path: Path
+    sample_two_days: Path, tmp_path: Path
 ) -> None:
     archive = tmp_path / "memory.zip"
-    r = run_cli("export", "--out", str(archive), "--json", home=sample_home)
+    r = run_cli("export", "--out", str(archive), "--json", home=sample_two_days)
     assert r.returncode == 0, r.stderr[-2000:]
     written = json.loads(r.stdout)
     assert written["counts"]["memories"] > 100 and written["embed_model"]
@@ -43,7 +37,7 @@ def test_an_exported_home_imported_into_an_empty_one_recalls_the_same(
     assert restored["counts"]["memories"] == written["counts"]["memories"]
     # Recall counts what it returns, so each home is asked each question once.
     for question in QUESTIONS:
-        before, after = _recall(sample_home, question), _recall(empty, question)
+        before, after = _recall(sample_two_days, question), _recall(empty, question)
         assert before and [m for m, _ in after] == [m for m, _ in before], question
         # Scores decay with time, and the two recalls ran seconds apart.
         assert [s for _, s in after] == pytest.approx([s for _, s in before], rel=1e-4)
@@ -52,15 +46,17 @@ def test_an_exported_home_imported_into_an_empty_one_recalls_the_same(
 
 
 def test_chat_jsonl_holds_the_users_own_words_as_the_assistant(
-    sample_home: Path, tmp_path: Path
+    sample_two_days: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "twin.jsonl"
-    r = run_cli("export", "--format", "chat-jsonl", "--out", str(out), "--json", home=sample_home)
+    r = run_cli(
+        "export", "--format", "chat-jsonl", "--out", str(out), "--json", home=sample_two_days
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     examples = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert len(examples) == json.loads(r.stdout)["examples"] > 1
     chats = pd.concat(
-        pd.read_parquet(p) for p in (sample_home / "lake/events").rglob("chat.parquet")
+        pd.read_parquet(p) for p in (sample_two_days / "lake/events").rglob("chat.parquet")
     )
     own = "\n".join(chats.loc[chats["actor"] == "Aiko", "text"])
     others = "\n".join(chats.loc[chats["actor"] != "Aiko", "text"])
@@ -86,7 +82,7 @@ def test_chat_jsonl_holds_the_users_own_words_as_the_assistant(
         str(later),
         "--since",
         "2030-01-01",
-        home=sample_home,
+        home=sample_two_days,
     )
     assert r.returncode == 0 and later.read_text("utf-8") == ""
 
@@ -99,29 +95,29 @@ def _asked(home: Path, question: str, *options: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("question", ["京都", "旅館", "京都の旅館"])
-def test_japanese_words_find_the_japanese_note(sample_home: Path, question: str) -> None:
-    top = _asked(sample_home, question)[0]
+def test_japanese_words_find_the_japanese_note(sample_two_days: Path, question: str) -> None:
+    top = _asked(sample_two_days, question)[0]
     assert "京都の旅館を予約した" in top["content"] and top["day"] == "2026-11-19"
     assert top["parts"]["lexical"] == 1.0
 
 
-def test_time_words_rank_the_named_day_first_relative_to_now(sample_home: Path) -> None:
+def test_time_words_rank_the_named_day_first_relative_to_now(sample_two_days: Path) -> None:
     asked = {
         "yesterday": ("ryokan yesterday", "2026-11-20T12:00"),
         "昨日": ("旅館 昨日", "2026-11-20T12:00"),
         "2 days ago": ("ryokan 2 days ago", "2026-11-21T12:00"),
     }
     for phrase, (question, now) in asked.items():
-        found = _asked(sample_home, question, "--now", now)
+        found = _asked(sample_two_days, question, "--now", now)
         assert found[0]["day"] == "2026-11-19", phrase
         assert found[0]["parts"]["window"] == 1.0, phrase
         for hit in found:  # every result has what scripts read
             assert {"memory_id", "kind", "ts", "day", "source"} <= set(hit)
 
 
-def test_no_result_list_cites_a_record_twice(sample_home: Path) -> None:
+def test_no_result_list_cites_a_record_twice(sample_two_days: Path) -> None:
     for question in ("Higashiyama ryokan", "Peter flat", "warelay sync bug"):
-        found = _asked(sample_home, question)
+        found = _asked(sample_two_days, question)
         cited = [ref for hit in found for ref in hit["source_refs"]]
         assert len(cited) == len(set(cited)), question
         sources = [hit["source"] for hit in found]

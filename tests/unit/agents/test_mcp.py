@@ -8,19 +8,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from mcp import Client, StdioServerParameters
 
 from omoide.bench.cli_latency import loaded_modules
-from tests.fakes import CLI, backfilled_sample, cli_env
+from tests.fakes import CLI, cli_env
 
 TOOLS = {"recall", "day", "entity", "profile", "around", "forget"}
-
-
-@pytest.fixture(scope="module")
-def sample_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A home with two sample days backfilled by the `omoide` command (ephemeral Prefect)."""
-    return backfilled_sample(tmp_path_factory.mktemp("mcp") / "home", days=2)
 
 
 def with_client(home: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:
@@ -40,7 +33,7 @@ def text_of(result: Any) -> str:
     return content.text
 
 
-def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_home: Path) -> None:
+def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days: Path) -> None:
     async def ask(client: Client) -> dict[str, Any]:
         tools = {t.name for t in (await client.list_tools()).tools}
         pages = [str(r.uri) for r in (await client.list_resources()).resources]
@@ -60,7 +53,7 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_home: Pat
         bad = await client.call_tool("day", {"date": "last tuesday"})
         return {"tools": tools, "pages": pages, "page": page, "bad": bad, **answers}
 
-    got = with_client(sample_home, ask)
+    got = with_client(sample_two_days, ask)
     assert TOOLS <= got["tools"]
     assert any(u.startswith("vault://memory/") for u in got["pages"])
     assert any(u == "vault://bank/profile.md" for u in got["pages"])
@@ -80,9 +73,9 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_home: Pat
     assert got["bad"].is_error and "YYYY-MM-DD" in text_of(got["bad"])
 
 
-def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_home: Path) -> None:
+def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_two_days: Path) -> None:
     def files() -> dict[Path, int]:
-        return {p: p.stat().st_mtime_ns for p in sample_home.rglob("*") if p.is_file()}
+        return {p: p.stat().st_mtime_ns for p in sample_two_days.rglob("*") if p.is_file()}
 
     before = files()
 
@@ -91,7 +84,7 @@ def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_home: Pa
         plan = text_of(await client.call_tool("forget", {"domain": "japan-guide.com"}))
         return found, plan
 
-    found, plan = with_client(sample_home, ask)
+    found, plan = with_client(sample_two_days, ask)
     assert json.loads(found)
     preview = json.loads(plan)
     assert preview["dry_run"] and preview["records"] > 0 and preview["days"]
@@ -99,7 +92,7 @@ def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_home: Pa
     assert files() == before
 
 
-def test_the_server_loads_neither_prefect_nor_gx(sample_home: Path) -> None:
+def test_the_server_loads_neither_prefect_nor_gx(sample_two_days: Path) -> None:
     # Run to the end of its input (none): what it loaded to start answering.
-    loaded = set(loaded_modules(sample_home, "mcp"))
+    loaded = set(loaded_modules(sample_two_days, "mcp"))
     assert "lancedb" in loaded and not loaded & {"prefect", "great_expectations"}
