@@ -61,7 +61,9 @@ def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
     assert got and got[0].kind == "O" and "Lance" in got[0].content
     for r in got:
         line = _line(sample_home, r.source)
-        first_words = " ".join(r.content.split()[:3]).lstrip("- ")
+        # A note's memory starts with its heading path ("Friday, 20 November 2026 > Log: ").
+        text = r.content.split(": ", 1)[1] if r.kind == "note" else r.content
+        first_words = " ".join(text.split()[:3]).lstrip("- ")
         assert first_words.split(":")[0][:10] in line or r.kind == "chat", (r.source, line)
     session = rows[rows["kind"] == "session"].iloc[0]
     assert re.fullmatch(r"vault/memory/2026-11-20\.md#L\d+", session["source"])
