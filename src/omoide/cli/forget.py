@@ -86,7 +86,7 @@ def forget_command(
 def _forget(settings: Any, selector: Any) -> dict[str, Any]:
     """Settings + selector -> the whole forget, under the writer lock; the receipt."""
     from omoide.cli.prefect_purge import purge_prefect, scrub_prefect_db
-    from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
+    from omoide.cli.runtime import flow_modules, outcome, quiesce, run_flow, writing
     from omoide.forget.cascade import compact, days_to_remake, receipt_scan, settle, take_back
     from omoide.forget.select import select_records
 
@@ -109,6 +109,9 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
         else:
             flow_modules(settings.home, "forget")
         counts |= purge_prefect(selection.needles)
+        # This process's Prefect server writes the events it buffered as it stops (on a busy
+        # machine, seconds after the runs): stopped now, its writes all land before the scrub.
+        quiesce()
         for key, n in settle(settings, selection).items():
             counts[key] += n
         counts |= compact(settings)

@@ -241,6 +241,18 @@ def stop_servers() -> None:
         server.stop()
 
 
+def quiesce(timeout_s: float = 30.0) -> None:
+    """-> this process's Prefect log and event queues sent to the server, then its ephemeral servers stopped.
+
+    Stopping a server with logs still queued makes Prefect print "Error logging to API" and
+    retry; draining first lets the server take them, and write what it buffered as it stops.
+    """
+    from prefect._internal.concurrency.services import QueueService
+
+    QueueService.drain_all(timeout=timeout_s)
+    stop_servers()
+
+
 def outcome(state: Any, what: str) -> Any:
     """A flow's final state + what it was -> its result, or OmoideError with the flow's own error."""
     if state.is_completed():
