@@ -22,9 +22,9 @@ from omoide.archive.layout import (
     folders,
 )
 from omoide.archive.rows import json_lines
-from omoide.core.files import replacing
+from omoide.core.files import is_temp, replacing
 from omoide.core.settings import Settings
-from omoide.store.memories import META_MODEL
+from omoide.store.memories import stored_model
 
 _CHUNK = 1 << 20
 
@@ -33,11 +33,7 @@ def _files(root: Path) -> list[Path]:
     """Folder -> its files, sorted (omoide's own leftover temporary files left out)."""
     if not root.is_dir():
         return []
-    return sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file() and not (p.name.startswith(".") and p.suffix == ".tmp")
-    )
+    return sorted(p for p in root.rglob("*") if p.is_file() and not is_temp(p))
 
 
 def _put_file(zf: zipfile.ZipFile, name: str, path: Path) -> str:
@@ -72,11 +68,7 @@ def _embedding(db: Any) -> tuple[str | None, int | None]:
     if "memories" not in _names(db):
         return None, None
     table = db.open_table("memories")
-    meta = table.schema.metadata or {}
-    model = meta.get(META_MODEL, b"").decode() or None
-    if model is None and table.count_rows():
-        model = table.search().select(["embed_model"]).limit(1).to_list()[0]["embed_model"]
-    return model, table.schema.field("vector").type.list_size
+    return stored_model(table), table.schema.field("vector").type.list_size
 
 
 def export_home(settings: Settings, out: Path) -> dict[str, Any]:

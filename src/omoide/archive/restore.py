@@ -41,7 +41,7 @@ from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir
 from omoide.core.settings import Settings
 from omoide.embed.base import Embedder
-from omoide.store.memories import catch_up_indices, content_hash, open_memories, sql_list
+from omoide.store.memories import catch_up_indices, content_hash, lookup, open_memories
 
 _CHUNK_ROWS = 2048
 _BLOCK = 1 << 20
@@ -188,14 +188,7 @@ def _restore_memories(
 def _with_origin_vectors(rows: pa.Table, db: Any, embedder: Embedder) -> pa.Table:
     """Opinion rows -> each vector replaced by its origin memory's new one (else its statement's)."""
     origins = rows["origin_id"].to_pylist()
-    stored = (
-        db.open_table("memories")
-        .search()
-        .where(f"memory_id IN ({sql_list(origins)})")
-        .select(["memory_id", "vector"])
-        .to_arrow()
-        .to_pylist()
-    )
+    stored = lookup(db.open_table("memories"), origins, ["memory_id", "vector"]).to_pylist()
     by_id = {r["memory_id"]: r["vector"] for r in stored}
     missing = [
         s for o, s in zip(origins, rows["statement"].to_pylist(), strict=True) if o not in by_id

@@ -23,6 +23,11 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def is_temp(path: Path) -> bool:
+    """Path -> True when it is named like omoide's own temporary file (`.<name>.<random>.tmp`)."""
+    return _TEMP.fullmatch(path.name) is not None
+
+
 def remove_stale_temps(folders: Iterable[Path]) -> int:
     """Folders omoide writes -> temporary files a killed write left behind removed; how many.
 
@@ -35,7 +40,7 @@ def remove_stale_temps(folders: Iterable[Path]) -> int:
         if not folder.is_dir():
             continue
         for leftover in folder.rglob(".*.tmp"):
-            if _TEMP.fullmatch(leftover.name) and leftover.is_file():
+            if is_temp(leftover) and leftover.is_file():
                 leftover.unlink(missing_ok=True)
                 removed += 1
     return removed

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import numpy as np
@@ -94,7 +95,7 @@ def content_hash(kind: str, content: str, embed_model: str) -> str:
     return stable_id("memory-content", kind, content, embed_model)
 
 
-def _stored_model(table: lancedb.table.Table) -> str | None:
+def stored_model(table: lancedb.table.Table) -> str | None:
     """Table -> embedding model named in its schema metadata, else in its first row."""
     meta = table.schema.metadata or {}
     if META_MODEL in meta:
@@ -122,10 +123,10 @@ def open_memories(
         log.info("memories: created table (dim %d)", dim)
         return db.create_table(TABLE, schema=schema)
     stored_dim = table.schema.field("vector").type.list_size
-    stored_model = _stored_model(table)
-    if stored_dim != dim or stored_model not in (None, embedder_model):
+    stored = stored_model(table)
+    if stored_dim != dim or stored not in (None, embedder_model):
         raise EmbeddingMismatchError(
-            f"the memories in {db_dir} were embedded with {stored_model!r} ({stored_dim} dims) "
+            f"the memories in {db_dir} were embedded with {stored!r} ({stored_dim} dims) "
             f"but the configured model is {embedder_model!r} ({dim} dims); "
             "run `omoide reindex` to drop and re-embed them"
         )
@@ -161,7 +162,7 @@ def memory_rows(
 def rows_with_ids(table: lancedb.table.Table, ids: Sequence[str]) -> pd.DataFrame:
     """Memories table + ids -> those rows without vectors, in the order asked (unknown ids left out)."""
     columns = [f.name for f in table.schema if f.name != "vector"]
-    frame = _lookup(table, list(ids), columns).to_pandas()
+    frame = lookup(table, list(ids), columns).to_pandas()
     order = {mid: i for i, mid in enumerate(dict.fromkeys(ids))}
     return frame.sort_values("memory_id", key=lambda s: s.map(order), ignore_index=True)
 
@@ -196,7 +197,7 @@ def _facts(records: pa.Table | pd.DataFrame, now: datetime) -> pa.Table:
     return table
 
 
-def _lookup(table: lancedb.table.Table, ids: Sequence[str], columns: list[str]) -> pa.Table:
+def lookup(table: lancedb.table.Table, ids: Sequence[str], columns: list[str]) -> pa.Table:
     """Table + ids -> stored rows with those ids (chosen columns), in no particular order."""
     parts = [
         table.search()
@@ -226,7 +227,7 @@ def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> U
     kinds, contents = facts["kind"].to_pylist(), facts["content"].to_pylist()
     hashes = [content_hash(k, c, model) for k, c in zip(kinds, contents, strict=True)]
     keep = ["content_hash", "recall_count", "last_recalled_at", "recorded_at"]
-    stored_rows = _lookup(table, ids, [*COMPARED, *keep]).to_pylist() if table.count_rows() else []
+    stored_rows = lookup(table, ids, [*COMPARED, *keep]).to_pylist() if table.count_rows() else []
     stored = {r["memory_id"]: r for r in stored_rows}
     fresh: list[int] = []  # rows needing a vector: new ids or new content
     reuse: list[int] = []  # metadata-only changes: the stored vector stays valid
@@ -250,7 +251,7 @@ def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> U
     if fresh:
         vectors[: len(fresh)] = _embed(embedder, [contents[i] for i in fresh], dim)
     if reuse:
-        old = _lookup(table, [ids[i] for i in reuse], ["memory_id", "vector"]).to_pylist()
+        old = lookup(table, [ids[i] for i in reuse], ["memory_id", "vector"]).to_pylist()
         by_id = {r["memory_id"]: r["vector"] for r in old}
         vectors[len(fresh) :] = np.asarray([by_id[ids[i]] for i in reuse], dtype=np.float32)
     order = fresh + reuse
@@ -290,9 +291,9 @@ def _fts_config() -> FTS:
     )
 
 
-def _text_index_current(table: lancedb.table.Table) -> bool:
-    """Memories table -> True when its content index is today's (an older one is dropped)."""
-    names = [idx.name for idx in table.list_indices() if "content" in idx.columns]
+def _text_index_current(table: lancedb.table.Table, indices: Sequence[Any]) -> bool:
+    """Memories table + its indices -> True when its content index is today's (an older one is dropped)."""
+    names = [idx.name for idx in indices if "content" in idx.columns]
     for old in (n for n in names if n != FTS_INDEX):
         table.drop_index(old)
     return FTS_INDEX in names
@@ -300,8 +301,10 @@ def _text_index_current(table: lancedb.table.Table) -> bool:
 
 def _maintain_indices(table: lancedb.table.Table) -> None:
     """Table after a write -> FTS index present, vector index once large, new rows indexed."""
-    current = _text_index_current(table)
-    indexed = {c for idx in table.list_indices() for c in idx.columns}
+    indices = table.list_indices()
+    current = _text_index_current(table, indices)
+    # An older text index was just dropped: it no longer counts as built.
+    indexed = {c for idx in indices for c in idx.columns if current or c != "content"}
     if not current:
         table.create_index("content", config=_fts_config(), name=FTS_INDEX)
     if "vector" not in indexed and table.count_rows() >= ANN_MIN_ROWS:
@@ -319,7 +322,7 @@ def _maintain_indices(table: lancedb.table.Table) -> None:
 def rebuild_text_index(table: lancedb.table.Table) -> None:
     """Memories table -> its full-text index built anew (an index folded forward keeps deleted rows' terms)."""
     if table.count_rows():
-        _text_index_current(table)
+        _text_index_current(table, table.list_indices())
         table.create_index("content", config=_fts_config(), name=FTS_INDEX, replace=True)
 
 
