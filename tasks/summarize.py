@@ -21,9 +21,10 @@ from omoide.memory.summarize import summarize_day
 from omoide.memory.summarize_prompts import PROMPT_VERSION
 from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
 from omoide.tasks.artifacts import publish_markdown, publish_quality
+from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
-SUMMARIZE_VERSION = f"{__version__}-1"
+SUMMARIZE_VERSION = f"{__version__}-2"  # -2: entity links on records, CJK digest terms
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -64,7 +65,9 @@ def summarize_and_write(
 ) -> dict[str, Any]:
     """Lake day (+ Ollama settings, or None for the embedded digest) -> vault file + lake facts."""
     events, sessions = read_events(lake_dir, day), read_sessions(lake_dir, day)
-    model = None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION)
+    model = (
+        None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION, gate=llm_gate(llm))
+    )
     # The embedded digest does not chunk; the budget matters only to an LLM.
     budget = (llm or LLMSettings()).chunk_tokens
     summary = summarize_day(events, sessions, day, tz, model, budget)

@@ -146,6 +146,15 @@ def memory_row(
     return {**row, **overrides}
 
 
+def stored_memories(db_dir: Path, embedder: Any, now: datetime, *rows: dict[str, Any]) -> Any:
+    """A folder + embedder + now + memory rows -> a real LanceDB `memories` table holding them."""
+    from omoide.store.memories import open_memories, upsert_memories
+
+    table = open_memories(db_dir, embedder.model, embedder.dim)
+    upsert_memories(table, pd.DataFrame(list(rows)), embedder, now)
+    return table
+
+
 def memory_rows(*rows: dict[str, Any]) -> pd.DataFrame:
     """Memory rows -> one DataFrame."""
     return pd.DataFrame(list(rows))

@@ -26,7 +26,7 @@ import pandas as pd
 from pydantic import BaseModel
 
 from omoide.core.errors import OmoideError
-from omoide.memory.recall import entity_key
+from omoide.memory.query_entities import entity_key
 from omoide.store.memories import sql_list, sql_str, sql_ts
 
 log = logging.getLogger(__name__)

@@ -12,6 +12,7 @@ from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
 from omoide.memory.day_summary import DaySummary
+from omoide.memory.entity_links import linked_entities
 from omoide.memory.records import activity_sessions, session_line
 
 DIGEST_IMPORTANCE = 0.6
@@ -52,11 +53,12 @@ def day_memories(
 
     Sessions and derived facts cite the vault line they were written on; a note, chat
     message or the user's own `## Retain` line cites the record itself, the words the user
-    actually wrote or read.
+    actually wrote or read. Notes and chat messages take the day's entities they name or a
+    retained fact restates (`omoide.memory.entity_links`).
     """
     day = summary.day
     start, _ = day_bounds(date.fromisoformat(day), tz)
-    recs = records.copy()
+    recs = linked_entities(records, summary.facts).copy()
     cite = {mid: vault_ref(vault_path, line, home) for mid, line in vault_lines.items()}
     is_session = recs["kind"] == "session"
     recs.loc[is_session, "source"] = recs.loc[is_session, "memory_id"].map(cite)

@@ -4,7 +4,9 @@ Both retrievers run inside LanceDB on the same structured prefilter (ts range, k
 entities): a BM25 full-text search on `content` and a vector search, each for a pool of
 max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
 
-    lexical    = bm25 / max(bm25 in pool)                      (0 when not in the text pool)
+    bm25       = bm25 / max(bm25 in pool)                      (0 when not in the text pool)
+    entity     = ln(N/df)/ln(N) of the rarest tag the question names (query_entities)
+    lexical    = 1 − (1 − bm25) · (1 − entity)                 (a tag counts like a matched word)
     semantic   = (cos − min cos) / (max cos − min cos) in pool (0 when not in the vector pool)
     relevance  = W_LEX · lexical + W_SEM · semantic             (W_LEX 0.7, W_SEM 0.3)
     decay      = 1 / (1 + λ · days between ts and now)          (λ default 0.05; 0 = no decay)
@@ -13,12 +15,21 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     confidence = 0.5 + 0.5 · confidence
     strength   = 1 + STRENGTH_GAIN · ln(1 + recall_count)       (rehearsal, mild)
     window     = 1 inside the time window the question names, OUT_OF_WINDOW (0.5) outside
-    score      = relevance · recency · importance · confidence · strength · window
+    authorship = BROWSED (0.8) for a browsing/app session, RESTATED (0.8) for a day's digest,
+                 1 for the user's own words
+    score      = relevance · recency · importance · confidence · strength · window · authorship
 
 Why lexical-dominant: on LoCoMo a stemmed, stop-worded BM25 over turns indexed with their
 neighbours beats the small MiniLM dense retriever by far, and reciprocal-rank fusion lets
 the weaker list pull the stronger one down; a weighted sum of normalised scores lets the
 dense list break ties and rescue paraphrases without outvoting exact word matches.
+Memories tagged with an entity the question names join the vector pool, so a retained fact
+("The ryokan in Higashiyama is booked", @Kyoto) is a candidate for "where am I staying in
+Kyoto" though its words differ. A session says what was open, not what the user did or
+wrote: at close relevance their own notes, facts and messages come first. A digest
+restates records that are memories of their own: at close relevance the record is the better
+citation (its own words, a quarter of the length). On LoCoMo this cut the words in the top
+10 from 1,014 to 939 with recall@10 unchanged (82.5 -> 82.6).
 Rehearsal gains are logarithmic and small so recalling a memory cannot lock it at the top.
 With `forgetting=True` (`omoide recall --forgetting`) the strength part is instead the
 Ebbinghaus strength of `omoide.memory.strength` (age since the memory or its last recall, slower
@@ -59,6 +70,7 @@ from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.distinct import distinct
+from omoide.memory.query_entities import SEP, entity_credits, entity_key, query_grams
 from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
 from omoide.memory.time_words import time_window, without_time_words
@@ -72,6 +84,9 @@ W_TIME = 0.3
 OUT_OF_WINDOW = 0.5
 STRENGTH_GAIN = 0.05
 FORGETTING_FLOOR = 0.8
+BROWSED = 0.8
+RESTATED = 0.8
+MIN_CREDIT = 0.3
 POOL_MIN = 50
 POOL_PER_K = 5
 COLUMNS = [
@@ -88,11 +103,10 @@ COLUMNS = [
     "recall_count",
     "last_recalled_at",
 ]
-_SEP = "\x1f"  # joins a row's entities for case-insensitive matching; never in a name
 
 
 class ScoreParts(BaseModel):
-    """The parts of a recall score: score = relevance · recency · importance · confidence · strength."""
+    """The parts of a recall score: score = relevance · recency · importance · confidence · strength · window · authorship."""
 
     relevance: float
     lexical: float
@@ -103,6 +117,10 @@ class ScoreParts(BaseModel):
     confidence: float
     strength: float
     window: float = 1.0  # OUT_OF_WINDOW when the question named a time and this lies outside
+    entity: float = 0.0  # credit for a tag the question names; lexical includes it
+    authorship: float = (
+        1.0  # BROWSED for a session, RESTATED for a digest, 1 for the user's own words
+    )
 
 
 class Recalled(BaseModel):
@@ -127,11 +145,6 @@ class Recalled(BaseModel):
         return self.model_dump(mode="json")
 
 
-def entity_key(name: str) -> str:
-    """Entity name as typed (`@Alice`, `alice`) -> lower-case key for matching."""
-    return name.strip().lstrip("@").replace(_SEP, "").lower()
-
-
 def prefilter(
     since: datetime | None = None,
     until: datetime | None = None,
@@ -152,8 +165,8 @@ def prefilter(
     keys = [k for k in dict.fromkeys(entity_key(e) for e in entities or ()) if k]
     if keys:
         # Lance SQL has no case-insensitive array_has; match the joined, lower-cased list.
-        joined = f"concat('{_SEP}', lower(array_to_string(entities, '{_SEP}')), '{_SEP}')"
-        anyof = " OR ".join(f"strpos({joined}, {sql_str(_SEP + k + _SEP)}) > 0" for k in keys)
+        joined = f"concat('{SEP}', lower(array_to_string(entities, '{SEP}')), '{SEP}')"
+        anyof = " OR ".join(f"strpos({joined}, {sql_str(SEP + k + SEP)}) > 0" for k in keys)
         parts.append(f"({anyof})")
     return " AND ".join(parts) or None
 
@@ -244,8 +257,13 @@ def recall(
     n = max(POOL_MIN, POOL_PER_K * k)
     vector = embedder.embed([query or " "], query=True)[0]
     wheres = [where] if inside is None else [where, inside]
+    credits = entity_credits(table, query_grams(query), lambda keys: prefilter(entities=keys) or "")
+    named = [key for key, c in credits.items() if c >= MIN_CREDIT]
+    # The memories tagged with what was asked join the vector pool even when their words differ.
+    by_tag = prefilter(entities=named)
+    tagged = [f"({where}) AND {by_tag}" if where else by_tag] if by_tag else []
     semantic = _normalised(
-        *_merged(*(_vector_pool(table, vector, w, n) for w in wheres)), floor=None
+        *_merged(*(_vector_pool(table, vector, w, n) for w in [*wheres, *tagged])), floor=None
     )
     lexical: dict[int, float] = {}
     if any(ch.isalnum() for ch in query):
@@ -256,6 +274,14 @@ def recall(
         return []
     rows, lex, sem = _candidates(table, lexical, semantic)
     ids = rows["memory_id"].to_pylist()
+    entity = np.array(
+        [
+            max((credits.get(entity_key(e), 0.0) for e in ents or ()), default=0.0)
+            for ents in rows["entities"].to_pylist()
+        ],
+        dtype=np.float64,
+    )
+    lex = 1.0 - (1.0 - lex) * (1.0 - entity)  # the tag counts like one more matched word
     now_us = np.datetime64(now.astimezone(UTC).replace(tzinfo=None), "us")
     days = (now_us - rows["ts"].to_numpy()) / np.timedelta64(1, "D")
     relevance = w_lex * lex + w_sem * sem
@@ -283,7 +309,9 @@ def recall(
         ts = rows["ts"].to_numpy()
         lo, hi = (np.datetime64(w.astimezone(UTC).replace(tzinfo=None), "us") for w in window)
         in_window = np.where((ts >= lo) & (ts < hi), 1.0, OUT_OF_WINDOW)
-    score = relevance * recency * importance * confidence * strength * in_window
+    kinds_of = rows["kind"].to_numpy(zero_copy_only=False)
+    authorship = np.select([kinds_of == "session", kinds_of == "digest"], [BROWSED, RESTATED], 1.0)
+    score = relevance * recency * importance * confidence * strength * in_window * authorship
     order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
     shown = distinct(
         order,
@@ -312,6 +340,8 @@ def recall(
             confidence=confidence[i],
             strength=strength[i],
             window=in_window[i],
+            entity=entity[i],
+            authorship=authorship[i],
         )
         row.update(
             ts=row["ts"].astimezone(UTC).isoformat(),

@@ -33,7 +33,7 @@ from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.core.kinds import DERIVED_KINDS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
-from omoide.memory.recall import entity_key
+from omoide.memory.query_entities import entity_key
 from omoide.store.memories import sql_list, sql_str, sql_ts
 
 log = logging.getLogger(__name__)

@@ -5,13 +5,11 @@ import math
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from omoide.core.errors import OmoideError
 from omoide.memory.recall import Recalled, prefilter, recall
-from omoide.store.memories import open_memories, upsert_memories
-from tests.fakes import FakeEmbedder, rows_at
+from tests.fakes import FakeEmbedder, rows_at, stored_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -20,9 +18,7 @@ rec = rows_at(NOW)
 
 
 def store(tmp_path: Path, emb: FakeEmbedder, *rows: dict):
-    table = open_memories(tmp_path / "db", emb.model, emb.dim)
-    upsert_memories(table, pd.DataFrame(list(rows)), emb, NOW)
-    return table
+    return stored_memories(tmp_path / "db", emb, NOW, *rows)
 
 
 def ids(results: list[Recalled]) -> list[str]:
