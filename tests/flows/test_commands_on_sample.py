@@ -94,11 +94,37 @@ def _asked(home: Path, question: str, *options: str) -> list[dict]:
     return json.loads(r.stdout)
 
 
-@pytest.mark.parametrize("question", ["京都", "旅館", "京都の旅館"])
-def test_japanese_words_find_the_japanese_note(sample_two_days: Path, question: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "line", "day"),
+    [
+        ("京都", "京都の旅館を予約した", "2026-11-19"),
+        ("京都の旅館", "京都の旅館を予約した", "2026-11-19"),
+        ("旅館", "東山の旅館を四月三日から七日まで予約した", "2026-11-19"),
+        ("歯医者", "歯医者で検診", "2026-11-19"),
+        ("敬語の復習", "敬語の復習を三十分", "2026-11-19"),
+        ("親子丼", "夕飯に親子丼を作った", "2026-11-20"),
+        ("ピーターの異動", "ピーターがプラットフォームチームに異動した", "2026-11-20"),
+    ],
+)
+def test_japanese_words_find_the_japanese_note(
+    sample_two_days: Path, question: str, line: str, day: str
+) -> None:
     top = _asked(sample_two_days, question)[0]
-    assert "京都の旅館を予約した" in top["content"] and top["day"] == "2026-11-19"
+    assert line in top["content"] and top["day"] == day and top["kind"] == "note"
     assert top["parts"]["lexical"] == 1.0
+
+
+def test_your_own_words_come_before_browsing_about_the_same_thing(sample_two_days: Path) -> None:
+    """The sample's Kyoto stay: dozens of japan-guide.com sessions say "Kyoto"; the note and the
+    retained fact about the booked ryokan do not, but the fact is tagged @Kyoto and restates the note."""
+    found = _asked(sample_two_days, "where am I staying in Kyoto", "--now", "2026-11-21T12:00")
+    top3 = [(hit["kind"], hit["content"]) for hit in found[:3]]
+    assert ("W", "The ryokan in Higashiyama is booked for 3–7 April 2027.") in top3
+    assert any(
+        kind == "note" and content.endswith("Booked the ryokan in Higashiyama for 3–7 April 2027")
+        for kind, content in top3
+    ), top3
+    assert all(hit["parts"]["authorship"] < 1.0 for hit in found if hit["kind"] == "session")
 
 
 def test_time_words_rank_the_named_day_first_relative_to_now(sample_two_days: Path) -> None:

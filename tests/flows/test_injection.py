@@ -35,7 +35,7 @@ def obeying_model(body: dict[str, Any], seen: dict[str, str]) -> str:
         return json.dumps({"bullets": bullets})
     if title == "DailyDigest":
         injected = next(k for k, line in seen.items() if "Ignore previous instructions" in line)
-        lance = next(k for k, line in seen.items() if "LanceDB" in line)
+        lance = next(k for k, line in seen.items() if "vectors to LanceDB" in line)
         fact = {"confidence": 0.9, "importance": 0.9, "entities": []}
         return json.dumps(
             {

@@ -8,10 +8,13 @@ What it rests on:
 - highlights: an extractive ranking (centroid method, Radev et al. 2004): every note
   paragraph, chat message and session title is a candidate; each is a TF-IDF vector over
   the day's candidates, the day's centroid weights session titles by the minutes spent on
-  them, and candidates are ranked by cosine to the centroid; near-duplicates (token
+  them, and candidates are ranked by cosine to the centroid; near-duplicates (term
   Jaccard > 0.5) are skipped; a quota per kind keeps the user's own notes in front of the
   page titles they passed by (up to 3 notes, 1 chat message, 2 titles, topped up from the
-  overall ranking when a kind has fewer);
+  overall ranking when a kind has fewer); terms are words of 3+ letters, and character
+  bigrams in Chinese, Japanese and Korean (`omoide.memory.terms`), so that unspaced text
+  has terms at all; a note or chat message needs about 3 words to be a candidate and a
+  title 2, where two CJK characters count as one word;
 - the people and projects the notes and chats name.
 Facts come only from what the notes state explicitly (`## Retain`), added by summarize.
 """
@@ -29,13 +32,13 @@ import pandas as pd
 
 from omoide.memory.day_summary import DaySummary, Highlight
 from omoide.memory.records import activity_sessions
+from omoide.memory.terms import terms, word_count
 
 DIGEST_MODEL = "extractive-digest-v1"
 N_HIGHLIGHTS = 6
 N_ACTIVITIES = 6
 QUOTA = {"note": 3, "chat": 1, "session": 2}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
-_TOKEN = re.compile(r"\w{3,}", re.UNICODE)
 _BROWSER = re.compile(r"chrom|firefox|edge|brave|safari|vivaldi|opera", re.IGNORECASE)
 _BROWSER_SUFFIX = re.compile(
     r"\s[-—–]\s(?:Google Chrome|Chromium|Mozilla Firefox|Firefox|Microsoft.? Edge|Brave|Safari)$"
@@ -48,11 +51,6 @@ class _Candidate:
     text: str
     refs: tuple[str, ...]
     weight: float  # how much it pulls the centroid (minutes for sessions, 1 otherwise)
-
-
-def tokens(text: str) -> list[str]:
-    """Text -> lower-case word tokens of 3+ characters (CJK runs count as one word)."""
-    return _TOKEN.findall(text.lower())
 
 
 def time_by_activity(sessions: pd.DataFrame, top: int = N_ACTIVITIES) -> list[tuple[str, float]]:
@@ -86,7 +84,7 @@ def _candidates(events: pd.DataFrame, sessions: pd.DataFrame) -> list[_Candidate
     """Events + sessions -> highlight candidates with the refs each stands for."""
     out: list[_Candidate] = []
     for e in events[events["event_type"].isin(["note", "chat"])].itertuples(index=False):
-        if len(tokens(str(e.text))) >= 3:
+        if word_count(str(e.text)) >= 3:
             kind = "note" if e.event_type == "note" else "chat"
             out.append(_Candidate(kind, str(e.text).strip(), (e.source_ref,), 1.0))
     for s in activity_sessions(sessions).itertuples(index=False):
@@ -95,7 +93,7 @@ def _candidates(events: pd.DataFrame, sessions: pd.DataFrame) -> list[_Candidate
             _BROWSER_SUFFIX.sub("", t) for t in (s.titles if s.titles is not None else []) if t
         )
         for title in dict.fromkeys(titles):
-            if len(tokens(title)) >= 2:
+            if word_count(title) >= 2:
                 out.append(_Candidate("session", title, tuple(s.source_refs), minutes))
     return out
 
@@ -104,7 +102,7 @@ def rank_highlights(cands: Sequence[_Candidate], n: int = N_HIGHLIGHTS) -> list[
     """Candidates -> the n most central, mutually distinct ones (centroid TF-IDF ranking)."""
     if not cands:
         return []
-    bags = [Counter(tokens(c.text)) for c in cands]
+    bags = [Counter(terms(c.text)) for c in cands]
     df = Counter(t for bag in bags for t in bag)
     idf = {t: math.log((1 + len(cands)) / (1 + d)) + 1.0 for t, d in df.items()}
     # Merge identical texts first so a title seen 40 times counts by time, not by repeats.
@@ -120,7 +118,7 @@ def rank_highlights(cands: Sequence[_Candidate], n: int = N_HIGHLIGHTS) -> list[
                 prev.kind, prev.text, prev.refs + c.refs, prev.weight + c.weight
             )
     uniq = list(merged.values())
-    vecs = [{t: f * idf[t] for t, f in Counter(tokens(c.text)).items()} for c in uniq]
+    vecs = [{t: f * idf[t] for t, f in Counter(terms(c.text)).items()} for c in uniq]
     centroid: Counter[str] = Counter()
     for c, v in zip(uniq, vecs, strict=True):
         w = math.log1p(c.weight)
@@ -151,7 +149,7 @@ def rank_highlights(cands: Sequence[_Candidate], n: int = N_HIGHLIGHTS) -> list[
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
-    """Two token sets -> |a∩b| / |a∪b| (0 for two empty sets)."""
+    """Two term sets -> |a∩b| / |a∪b| (0 for two empty sets)."""
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
