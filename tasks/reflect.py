@@ -51,6 +51,7 @@ from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import open_profile_history
 from omoide.store.versions import table_versions
 from omoide.tasks.artifacts import publish_markdown, publish_quality
+from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.entity_pages import write_entity_pages
 from omoide.vault.episodes_page import write_episodes_page
 from omoide.vault.evidence import cited_memories
@@ -141,7 +142,9 @@ def _memories(run: ReflectInputs) -> lancedb.table.Table:
 
 def _llm(run: ReflectInputs, prompt_version: str) -> LLM | None:
     """Inputs + a step's prompt version -> the cached Ollama LLM, or None without one."""
-    return None if run.llm is None else cached_ollama(run.llm, run.cache_dir, prompt_version)
+    if run.llm is None:
+        return None
+    return cached_ollama(run.llm, run.cache_dir, prompt_version, gate=llm_gate(run.llm))
 
 
 def _traits(db_dir: Path) -> dict[str, float] | None:

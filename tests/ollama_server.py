@@ -10,6 +10,8 @@ GET /api/tags; an unknown model gets 404 `{"error": "model 'x' not found"}` as f
 - `fail_next(n, status)` answers the next n requests (any route) with that HTTP status.
 - `delay_s` holds every answer back that long (to trigger client timeouts).
 - `requests` records every request (method, path, JSON body), failed ones included.
+- `InFlight` as `default_reply` holds every chat answer back and counts how many are being
+  answered at once (for concurrency limits).
 - Embeddings are deterministic and not normalised: the sum of one pseudo-random vector per
   lower-cased word (seeded by a hash of the word), so texts sharing words are similar.
 """
@@ -22,6 +24,7 @@ import random
 import re
 import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -205,6 +208,27 @@ def _chat_payload(model: str, content: str) -> Body:
         "eval_count": max(1, len(content) // 4),
         "eval_duration": 2_000_000,
     }
+
+
+class InFlight:
+    """A chat reply (body -> content) that takes `hold_s` and records the most answered at once."""
+
+    def __init__(self, hold_s: float = 0.3) -> None:
+        self.hold_s = hold_s
+        self.now = 0
+        self.peak = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, body: Body) -> str:
+        with self._lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+        try:
+            time.sleep(self.hold_s)
+            return reply_from_schema(body)
+        finally:
+            with self._lock:
+                self.now -= 1
 
 
 def word_vector(text: str, dim: int) -> list[float]:

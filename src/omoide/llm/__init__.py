@@ -12,7 +12,7 @@ from omoide.llm.cache import CachedLLM
 
 if TYPE_CHECKING:
     from omoide.core.settings import LLMSettings
-    from omoide.llm.ollama import OllamaLLM
+    from omoide.llm.ollama import Gate, OllamaLLM
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +53,22 @@ def get_llm(settings: LLMSettings) -> LLM | None:
     return llm
 
 
-def ollama_llm(settings: LLMSettings) -> OllamaLLM:
-    """[llm] settings -> an OllamaLLM (not contacted yet)."""
+def ollama_llm(settings: LLMSettings, gate: Gate | None = None) -> OllamaLLM:
+    """[llm] settings (+ a gate for each chat request) -> an OllamaLLM (not contacted yet)."""
     from omoide.llm.ollama import OllamaLLM
 
     return OllamaLLM(
-        settings.host, settings.model, timeout_s=settings.timeout_s, retries=settings.retries
+        settings.host,
+        settings.model,
+        timeout_s=settings.timeout_s,
+        retries=settings.retries,
+        gate=gate,
     )
 
 
-def cached_ollama(settings: LLMSettings, cache_dir: Path, prompt_version: str) -> CachedLLM:
-    """[llm] settings + cache folder -> the Ollama LLM behind the content-addressed answer cache."""
-    return CachedLLM(ollama_llm(settings), cache_dir, prompt_version)
+def cached_ollama(
+    settings: LLMSettings, cache_dir: Path, prompt_version: str, gate: Gate | None = None
+) -> CachedLLM:
+    """[llm] settings + cache folder (+ gate) -> the Ollama LLM behind the answer cache."""
+    # The gate sits on the inner model, so a cache hit never waits for a slot.
+    return CachedLLM(ollama_llm(settings, gate), cache_dir, prompt_version)

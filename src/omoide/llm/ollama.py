@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -18,6 +19,9 @@ T = TypeVar("T", bound=BaseModel)
 # A reply that is not valid JSON for the schema gets one more request, then LLMOutputError.
 OUTPUT_ATTEMPTS = 2
 MAX_ERRORS_SHOWN = 5
+
+# A slot-holding context manager factory, e.g. a shared concurrency limit (see OllamaLLM).
+Gate = Callable[[], AbstractContextManager[object]]
 
 
 class OllamaLLM:
@@ -34,12 +38,15 @@ class OllamaLLM:
         options: Mapping[str, Any] | None = None,
         *,
         backoff_s: float = 1.0,
+        gate: Gate | None = None,
     ) -> None:
         self.host = host
         self.model = model
         self.timeout_s = timeout_s
         self.retries = retries
         self.backoff_s = backoff_s
+        # Held around every chat request, so callers sharing one host take turns.
+        self.gate = gate
         # Temperature 0: the same chunk should give the same summary, so caches stay valid.
         self.options: dict[str, Any] = {"temperature": 0, **(options or {})}
         warn_if_remote(host, "prompts made from your activity")
@@ -51,16 +58,20 @@ class OllamaLLM:
         messages = [{"role": "system", "content": system}, {"role": "user", "content": prompt}]
         error: ValidationError | None = None
         for attempt in range(1, OUTPUT_ATTEMPTS + 1):
-            response = call(
-                lambda: self._client.chat(
-                    self.model, messages=messages, format=json_schema, options=self.options
-                ),
-                host=self.host,
-                model=self.model,
-                retries=self.retries,
-                backoff_s=self.backoff_s,
-                timeout_s=self.timeout_s,
-            )
+            # The gate goes around `call`, not inside it: an error taking a slot is not Ollama's
+            # and must not be retried or reported as one, and a caller backing off from a
+            # failing host keeps its slot rather than handing the host to another caller.
+            with self.gate() if self.gate is not None else nullcontext():
+                response = call(
+                    lambda: self._client.chat(
+                        self.model, messages=messages, format=json_schema, options=self.options
+                    ),
+                    host=self.host,
+                    model=self.model,
+                    retries=self.retries,
+                    backoff_s=self.backoff_s,
+                    timeout_s=self.timeout_s,
+                )
             try:
                 return schema.model_validate_json(response.message.content or "")
             except ValidationError as exc:
