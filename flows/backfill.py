@@ -8,15 +8,16 @@ from datetime import UTC, date, datetime
 from itertools import islice
 from typing import Any
 
-from prefect import flow, get_run_logger, task
+from prefect import flow, get_client, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
+from prefect.task_runners import TaskRunner
 
 from omoide.core import progress
 from omoide.core.days import days_between
 from omoide.core.errors import OmoideError
 from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
-from omoide.flows.daily import daily
+from omoide.flows.daily import daily, stage_day
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.store.day_marks import mark_completed
 from omoide.store.serial import LANCEDB_WRITES
@@ -35,20 +36,40 @@ class BackfillIncomplete(OmoideError):
 
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
 def backfill(
-    start: date, end: date, force: bool = False, only: list[date] | None = None
+    start: date,
+    end: date,
+    force: bool = False,
+    only: list[date] | None = None,
+    dask: bool | None = None,
+    dask_scheduler: str | None = None,
 ) -> dict[str, Any]:
-    """Inclusive day range (or `only` those of its days) -> the daily flow run for each day, a reflection per chunk of days; summary per day."""
+    """Inclusive day range (or `only` those of its days) -> the daily flow run for each day, a reflection per chunk of days; summary per day.
+
+    `dask` (default: the `dask` setting) runs each chunk's collect-to-summarize tasks on a
+    Dask cluster first (`dask_scheduler`'s, or a local one), then the daily flows one day
+    after another in this process, which take those results from the task cache and write
+    LanceDB in day order: the same rows as without Dask.
+    """
     settings = get_settings()
+    on_dask = settings.dask if dask is None else dask
     with writer_lock(
         settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_days(settings, start, end, force, only)
+        if not on_dask:
+            return _run_days(settings, start, end, force, only, None)
+        with dask_runner(settings, dask_scheduler or settings.dask_scheduler) as runner:
+            return _run_days(settings, start, end, force, only, runner)
 
 
 def _run_days(
-    settings: Settings, start: date, end: date, force: bool, only: list[date] | None
+    settings: Settings,
+    start: date,
+    end: date,
+    force: bool,
+    only: list[date] | None,
+    runner: TaskRunner | None,
 ) -> dict[str, Any]:
-    """The backfill flow's body, run while the home's writer lock is held."""
+    """The backfill flow's body, run while the home's writer lock is held (and a Dask runner entered)."""
     outcomes: dict[date, dict[str, Any]] = {}
     problems: list[str] = []
     days = days_between(start, end)
@@ -65,7 +86,10 @@ def _run_days(
     to_run = [d for d in days if d not in outcomes]
     for chunk in (to_run[i : i + REFLECT_EVERY] for i in range(0, len(to_run), REFLECT_EVERY)):
         pending: dict[date, dict[str, Any]] = {}
-        for day, outcome in _side_by_side(chunk, force, settings.backfill_workers):
+        staged: dict[date, dict[str, Any]] = {}
+        if runner is not None:
+            staged = _staged(runner, chunk, force)
+        for day, outcome in _side_by_side(chunk, force, settings.backfill_workers, staged):
             if outcome["ok"]:
                 outcomes[day] = {"ok": True, **_counts(outcome["summary"])}
                 pending[day] = outcome["summary"]
@@ -128,18 +152,67 @@ def _run_days(
     cache_policy=NO_CACHE,
     persist_result=False,
 )
-def backfill_day(day: date, force: bool) -> dict[str, Any]:
+def backfill_day(day: date, force: bool, staged: bool = False) -> dict[str, Any]:
     """Day -> its daily flow run (nested in this task, so days can run side by side); ok and summary, or the error."""
-    state = daily(day=day, force=force, reflect=False, return_state=True)
+    state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
     if state.is_completed():
         return {"ok": True, "summary": state.result()}
     return {"ok": False, "error": state.message or state.name}
 
 
+def dask_runner(settings: Settings, scheduler: str | None) -> TaskRunner:
+    """Settings + a scheduler address or None -> a Dask task runner: that cluster, or a local one on loopback."""
+    from prefect_dask import DaskTaskRunner
+
+    if scheduler:
+        return DaskTaskRunner(address=scheduler)
+    # Worker processes report their task runs to this run's Prefect API (an ephemeral server
+    # of this process unless `omoide server` runs): without its address each would start one.
+    return DaskTaskRunner(
+        cluster_kwargs={
+            "n_workers": settings.dask_workers,
+            "threads_per_worker": 1,
+            "processes": True,
+            "host": "127.0.0.1",
+            "dashboard_address": None,
+            "env": {"PREFECT_API_URL": str(get_client(sync_client=True).api_url)},
+        }
+    )
+
+
+def _staged(runner: TaskRunner, chunk: Sequence[date], force: bool) -> dict[date, dict[str, Any]]:
+    """A Dask runner + days -> each day's collect-to-summarize tasks run on the cluster; outcome per day."""
+    futures = {d: runner.submit(stage_day, {"day": d, "force": force}) for d in chunk}
+    out: dict[date, dict[str, Any]] = {}
+    for day, future in futures.items():
+        future.wait()
+        state = future.state
+        if state.is_completed():
+            out[day] = {"ok": True, **future.result()}
+        else:
+            out[day] = {"ok": False, "error": state.message or state.name}
+    return out
+
+
 def _side_by_side(
-    chunk: Sequence[date], force: bool, workers: int
+    chunk: Sequence[date], force: bool, workers: int, staged: dict[date, dict[str, Any]]
 ) -> Iterator[tuple[date, dict[str, Any]]]:
-    """Days + how many at once -> each day's outcome, in day order, with up to `workers` days in flight."""
+    """Days + how many at once (+ Dask staging outcomes) -> each day's outcome, in day order, up to `workers` days in flight.
+
+    Days staged on Dask run one at a time (their heavy part is done; what is left writes
+    LanceDB, which is serial anyway); a day whose staging failed is not run again.
+    """
+    if staged:
+        for day in chunk:
+            if not staged[day]["ok"]:
+                yield day, staged[day]
+                continue
+            outcome = backfill_day(day, force, staged=True)
+            if outcome["ok"]:
+                work = outcome["summary"]["work"]
+                work["llm_calls"] += staged[day]["llm_calls"]
+            yield day, outcome
+        return
     queue = iter(chunk)
     flying = deque((d, backfill_day.submit(d, force)) for d in islice(queue, workers))
     while flying:

@@ -6,7 +6,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from prefect import Task, flow, get_run_logger
+from prefect import Task, flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from omoide.core.days import yesterday
@@ -43,17 +44,22 @@ def daily(
     excluded_domains: list[str] | None = None,
     force: bool = False,
     reflect: bool = True,
+    staged: bool = False,
 ) -> dict[str, Any]:
     """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories.
 
     `reflect=False` leaves the reflection and the LanceDB index upkeep to the caller: a
-    backfill does both once per chunk of days, not once per day.
+    backfill does both once per chunk of days, not once per day. `staged=True`: a backfill
+    on Dask has just run this day's collect-to-summarize tasks (`stage_day`), so `force`
+    does not run them again.
     """
     settings = get_settings()
     with writer_lock(
         settings.home, "daily flow", settings.lock_timeout_s, sweep=settings.written_dirs
     ):
-        return _run_day(settings, day, session_gap_s, min_dwell_s, excluded_domains, force, reflect)
+        return _run_day(
+            settings, day, session_gap_s, min_dwell_s, excluded_domains, force, reflect, staged
+        )
 
 
 def _run_day(
@@ -64,22 +70,17 @@ def _run_day(
     excluded_domains: list[str] | None,
     force: bool,
     reflect: bool,
+    staged: bool = False,
 ) -> dict[str, Any]:
     """The daily flow's body, run while the home's writer lock is held."""
     now = datetime.now(UTC)
     day = day or yesterday(settings.timezone, now)
-    excluded = settings.excluded_domains if excluded_domains is None else excluded_domains
-    common = dict(
-        sources=settings.sources,
-        day=day,
-        tz=settings.timezone,
-        excluded_domains=excluded,
-        lake_dir=settings.lake_dir,
-        quarantine_dir=settings.quarantine_dir,
-        state_dir=settings.state_dir,
-        now=now,
+    common, sess_args, sum_args = stage_args(
+        settings, day, now, session_gap_s, min_dwell_s, excluded_domains
     )
-    ingested, cached = _result(ingest_day, force, common)
+    # Stages a backfill just ran on Dask for this day: their cached results are taken as they are.
+    force_staged = force and not staged
+    ingested, cached = _result(ingest_day, force_staged, common)
     if not all(Path(r["path"]).exists() for r in ingested["sources"].values()):
         # A cached result whose lake files were deleted since: recompute it.
         ingested, cached = _result(ingest_day, True, common)
@@ -88,29 +89,11 @@ def _run_day(
         for name, r in ingested["sources"].items()
     }
     failures = [f"{name}: {why}" for name, why in ingested["failures"].items()]
-    sess_args = dict(
-        lake_dir=settings.lake_dir,
-        day=day,
-        tz=settings.timezone,
-        now=now,
-        gap_s=settings.session_gap_s if session_gap_s is None else session_gap_s,
-        min_dwell_s=settings.min_dwell_s if min_dwell_s is None else min_dwell_s,
-    )
-    sessions = sessionize_day.with_options(refresh_cache=force or None)(**sess_args)
+    sessions = sessionize_day.with_options(refresh_cache=force_staged or None)(**sess_args)
     if not Path(sessions["path"]).exists():
         sessions = sessionize_day.with_options(refresh_cache=True)(**sess_args)
-    llm = choose_llm(settings.llm)
-    sum_args = dict(
-        lake_dir=settings.lake_dir,
-        vault_dir=settings.vault_dir,
-        home=settings.home,
-        cache_dir=settings.cache_dir,
-        day=day,
-        tz=settings.timezone,
-        llm=llm,
-        now=now,
-    )
-    digest, digest_cached = _result(summarize_and_write, force, sum_args)
+    llm = sum_args["llm"]
+    digest, digest_cached = _result(summarize_and_write, force_staged, sum_args)
     if not (Path(digest["path"]).exists() and Path(digest["vault"]).exists()):
         digest, digest_cached = _result(summarize_and_write, True, sum_args)
     emb_args = dict(
@@ -159,6 +142,60 @@ def _run_day(
     if problems:
         raise DayIncomplete("; ".join(problems))
     return summary
+
+
+@task(
+    name="stage-day", task_run_name="stage-day-{day}", cache_policy=NO_CACHE, persist_result=False
+)
+def stage_day(day: date, force: bool) -> dict[str, Any]:
+    """Day -> its ingest, sessionize and summarize tasks run (their results cached for the daily flow); LLM calls made."""
+    settings = get_settings()
+    common, sess_args, sum_args = stage_args(settings, day, datetime.now(UTC))
+    _result(ingest_day, force, common)
+    sessionize_day.with_options(refresh_cache=force or None)(**sess_args)
+    digest, cached = _result(summarize_and_write, force, sum_args)
+    return {"day": day.isoformat(), "llm_calls": 0 if cached else digest["llm_calls"]}
+
+
+def stage_args(
+    settings: Settings,
+    day: date,
+    now: datetime,
+    session_gap_s: float | None = None,
+    min_dwell_s: float | None = None,
+    excluded_domains: list[str] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Settings + day (+ overrides) -> the arguments of its ingest, sessionize and summarize tasks."""
+    excluded = settings.excluded_domains if excluded_domains is None else excluded_domains
+    common = dict(
+        sources=settings.sources,
+        day=day,
+        tz=settings.timezone,
+        excluded_domains=excluded,
+        lake_dir=settings.lake_dir,
+        quarantine_dir=settings.quarantine_dir,
+        state_dir=settings.state_dir,
+        now=now,
+    )
+    sess_args = dict(
+        lake_dir=settings.lake_dir,
+        day=day,
+        tz=settings.timezone,
+        now=now,
+        gap_s=settings.session_gap_s if session_gap_s is None else session_gap_s,
+        min_dwell_s=settings.min_dwell_s if min_dwell_s is None else min_dwell_s,
+    )
+    sum_args = dict(
+        lake_dir=settings.lake_dir,
+        vault_dir=settings.vault_dir,
+        home=settings.home,
+        cache_dir=settings.cache_dir,
+        day=day,
+        tz=settings.timezone,
+        llm=choose_llm(settings.llm),
+        now=now,
+    )
+    return common, sess_args, sum_args
 
 
 def _result(step: Task, refresh: bool, kwargs: dict[str, Any]) -> tuple[dict[str, Any], bool]:

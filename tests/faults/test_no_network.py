@@ -53,7 +53,11 @@ def test_the_parser_sees_what_it_must() -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
-def test_a_backfill_connects_to_nothing_beyond_loopback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("options", [(), ("--dask",)], ids=["in-process", "dask"])
+def test_a_backfill_connects_to_nothing_beyond_loopback(
+    tmp_path: Path, options: tuple[str, ...]
+) -> None:
+    """The backfill as is, and on a local Dask cluster (its scheduler, workers and nannies)."""
     home = tmp_path / "home"
     write_sample(home, days=1)
     trace = tmp_path / "trace"
@@ -77,6 +81,7 @@ def test_a_backfill_connects_to_nothing_beyond_loopback(tmp_path: Path) -> None:
             DAY,
             "--end",
             DAY,
+            *options,
         ],
         env=env,
         capture_output=True,

@@ -9,6 +9,9 @@ What is timed, each an `omoide backfill` process on a home of its own (what a pe
 - force: the whole range again with `--force` (everything recomputed).
 The baseline is the same run's cold backfill: warm and force are given as ratios of it,
 and the last days' cost as a ratio of the first days'.
+
+`run_dask_benchmark` times the same cold backfill of a history (30 days by default) twice on
+two fresh homes, once as is and once with `--dask` (a local cluster), and gives the speed-up.
 """
 
 from __future__ import annotations
@@ -104,4 +107,35 @@ def run_benchmark(
         "warm_llm_calls": warm_llm,
         "warm_embed_calls": warm_embed,
         "targets": TARGETS,
+    }
+
+
+def run_dask_benchmark(
+    days: int = 30, end: date = date(2026, 11, 20), volume: float = 1.0, workers: int = 2
+) -> dict[str, Any]:
+    """History length (+ last day, volume, Dask workers) -> cold backfill seconds without and with `--dask`, and the speed-up."""
+    first = end - timedelta(days=days - 1)
+    timings: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="omoide-bench-dask-") as scratch:
+        for mode, extra in (("sequential", ()), ("dask", ("--dask",))):
+            home = Path(scratch) / mode
+            _omoide(
+                home,
+                *("sample", "--days", str(days), "--end", str(end), "--out", str(home)),
+                *("--volume", str(volume)),
+            )
+            os.environ["OMOIDE_DASK_WORKERS"] = str(workers)
+            try:
+                timings[mode], _ = _backfill(home, first, end, *extra)
+            finally:
+                del os.environ["OMOIDE_DASK_WORKERS"]
+    return {
+        "days": days,
+        "volume": volume,
+        "dask_workers": workers,
+        "cpus": os.cpu_count(),
+        "sequential_s": round(timings["sequential"], 1),
+        "dask_s": round(timings["dask"], 1),
+        "speedup": round(timings["sequential"] / timings["dask"], 2),
+        "targets": {},
     }

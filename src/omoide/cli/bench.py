@@ -165,16 +165,33 @@ def bench_cli(
 
 @bench_app.command("backfill")
 def bench_backfill(
-    days: Annotated[int, typer.Option(min=2, max=366, help="Days of sample history.")] = 365,
+    days: Annotated[
+        int | None,
+        typer.Option(min=2, max=366, help="Days of sample history (365; 30 with --dask)."),
+    ] = None,
     volume: Annotated[
         float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
     ] = 1.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    dask: Annotated[
+        bool,
+        typer.Option(
+            "--dask",
+            help="Instead: a cold backfill of --days (30 if not given) as is and with --dask; the speed-up.",
+        ),
+    ] = False,
+    workers: Annotated[int, typer.Option(min=1, max=64, help="Dask workers with --dask.")] = 2,
 ) -> None:
     """Backfill a sample history cold (first, middle, last days), warm and forced; time each."""
     from omoide.bench.backfill import run_benchmark as run_backfill_benchmark
+    from omoide.bench.backfill import run_dask_benchmark
 
-    _show_against_targets(run_backfill_benchmark(days, volume=volume), as_json)
+    if dask:
+        _show_against_targets(
+            run_dask_benchmark(days or 30, volume=volume, workers=workers), as_json
+        )
+        return
+    _show_against_targets(run_backfill_benchmark(days or 365, volume=volume), as_json)
 
 
 def _show_against_targets(result: dict[str, Any], as_json: bool) -> None:

@@ -99,6 +99,20 @@ def backfill(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the figures of each day as one JSON object.")
     ] = False,
+    dask: Annotated[
+        bool | None,
+        typer.Option(
+            "--dask/--no-dask",
+            help="Collect to summarize on a Dask cluster (default: the `dask` setting).",
+        ),
+    ] = None,
+    dask_scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="A running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --dask; "
+            "default: the `dask_scheduler` setting, else a local cluster)."
+        ),
+    ] = None,
 ) -> None:
     """Run the daily flow for every day from START to END (or --all); a failed day stops nothing."""
     settings = get_settings()
@@ -128,7 +142,14 @@ def backfill(
             job = bar.add_task("backfill", total=n)
             progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
             try:
-                state = run_flow(backfill_module.backfill, start=first, end=last, force=force)
+                state = run_flow(
+                    backfill_module.backfill,
+                    start=first,
+                    end=last,
+                    force=force,
+                    dask=True if dask_scheduler else dask,
+                    dask_scheduler=dask_scheduler,
+                )
             finally:
                 progress.install(None)
     results = outcome(state, "the backfill")

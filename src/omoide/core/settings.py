@@ -52,6 +52,12 @@ class LLMSettings(BaseModel):
     retries: int = 3
     # Map chunks are cut to this many tokens so a small local model's context holds them.
     chunk_tokens: int = 1500
+    # Chat requests in flight at once across every worker and process of the Prefect server:
+    # Ollama queues requests beyond its parallel slots, and a queued request spends its own
+    # timeout waiting, so a shared host is asked only as much as it can answer.
+    max_concurrent: int = Field(2, ge=1)
+    # The Prefect global concurrency limit that holds those slots; created on first use.
+    concurrency_limit: str = Field("ollama", min_length=1)
 
 
 class EmbedSettings(BaseModel):
@@ -104,6 +110,11 @@ class Settings(BaseSettings):
     # Days a backfill works on side by side (collect to summarize; LanceDB writes stay one at a
     # time). 1 by default: with the embedded models, embedding already keeps every core busy.
     backfill_workers: int = Field(1, ge=1, le=16)
+    # `omoide backfill --dask`: collect to summarize of many days on a Dask cluster, a local one
+    # of `dask_workers` processes (one thread each) unless `dask_scheduler` names a running one.
+    dask: bool = False
+    dask_scheduler: str | None = None
+    dask_workers: int = Field(2, ge=1, le=64)
 
     @field_validator("timezone")
     @classmethod

@@ -62,3 +62,19 @@ def test_invalid_configuration_is_rejected(omoide_home: Path, toml: str, message
     (omoide_home / "omoide.toml").write_text(toml)
     with pytest.raises(ValidationError, match=message):
         get_settings()
+
+
+def test_llm_concurrency_defaults_env_and_bounds(
+    omoide_home: Path, monkeypatch: pytest.MonkeyPatch
+):
+    s = get_settings()
+    assert s.llm.max_concurrent == 2 and s.llm.concurrency_limit == "ollama"
+    (omoide_home / "omoide.toml").write_text(
+        '[llm]\nmax_concurrent = 3\nconcurrency_limit = "gpu"\n'
+    )
+    assert (get_settings().llm.max_concurrent, get_settings().llm.concurrency_limit) == (3, "gpu")
+    monkeypatch.setenv("OMOIDE_LLM__MAX_CONCURRENT", "4")
+    assert get_settings().llm.max_concurrent == 4
+    monkeypatch.setenv("OMOIDE_LLM__MAX_CONCURRENT", "0")
+    with pytest.raises(ValidationError, match="max_concurrent"):
+        get_settings()
