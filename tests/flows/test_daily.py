@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -29,13 +30,21 @@ def sample_home(omoide_home: Path) -> Path:
     return omoide_home
 
 
-def task_states(flow_run_id) -> dict[str, str]:
-    """Flow run id -> {task run name: state name} for its task runs (incl. nested)."""
-    with get_client(sync_client=True) as client:
-        runs = client.read_task_runs(
-            flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
-        )
-    return {r.name: r.state.name for r in runs}
+def task_states(flow_run_id, wait_s: float = 60.0) -> dict[str, str]:
+    """Flow run id -> {task run name: state name} for its task runs (incl. nested).
+
+    Task runs reach the API as events: on a busy machine a run can be listed before its
+    state has landed, so the read is repeated until every run has one.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        with get_client(sync_client=True) as client:
+            runs = client.read_task_runs(
+                flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
+            )
+        if all(r.state is not None for r in runs) or time.monotonic() > deadline:
+            return {r.name: r.state.name if r.state else "?" for r in runs}
+        time.sleep(0.5)
 
 
 def lake_snapshot(home: Path, day: date) -> pd.DataFrame:

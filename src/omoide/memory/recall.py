@@ -118,9 +118,8 @@ class ScoreParts(BaseModel):
     strength: float
     window: float = 1.0  # OUT_OF_WINDOW when the question named a time and this lies outside
     entity: float = 0.0  # credit for a tag the question names; lexical includes it
-    authorship: float = (
-        1.0  # BROWSED for a session, RESTATED for a digest, 1 for the user's own words
-    )
+    # BROWSED for a session, RESTATED for a digest, 1 for the user's own words
+    authorship: float = 1.0
 
 
 class Recalled(BaseModel):
