@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+import weakref
 from collections import Counter
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import lancedb
 
 MAX_GRAM = 3
-DF_CAP = 2000  # rows read to count df; an entity on more is common enough to credit ~nothing
+RARE_ROWS = 1000  # an entity on more memories brings no pool of its own (its credit is small)
 SEP = "\x1f"  # joins a row's entities for case-insensitive matching; never in a name
 _WORD = re.compile(r"[\w@][\w'’.&-]*", re.UNICODE)
 
@@ -42,18 +45,47 @@ def query_grams(query: str) -> list[str]:
     return [k for k in dict.fromkeys(entity_key(g) for g in grams) if k]
 
 
-def entity_credits(
-    table: lancedb.table.Table, grams: list[str], where_any: Callable[[list[str]], str]
-) -> dict[str, float]:
-    """Table + the question's n-grams + `where` builder for rows tagged with any key -> credit per named entity."""
-    total = table.count_rows()
-    if total < 2 or not grams:
-        return {}
-    rows = table.search().where(where_any(grams)).select(["entities"]).limit(DF_CAP).to_arrow()
-    wanted = set(grams)
+@dataclass(frozen=True)
+class EntityIndex:
+    """A table version's entity counts: memories in all, df per entity key, row ids of the rare ones."""
+
+    total: int
+    df: Counter[str]
+    rows: dict[str, list[int]]  # only for entities on at most RARE_ROWS memories
+
+
+# A table handle -> (its version, its entity index): one scan per version, not per question;
+# a long-lived server asks many questions of one version.
+_INDEXES: weakref.WeakKeyDictionary[Any, tuple[int, EntityIndex]] = weakref.WeakKeyDictionary()
+_INDEXES_LOCK = threading.Lock()
+
+
+def entity_index(table: lancedb.table.Table) -> EntityIndex:
+    """Table -> its entity index for the version it is at (built by one scan of `entities`, cached)."""
+    version = table.version
+    with _INDEXES_LOCK:
+        cached = _INDEXES.get(table)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+    found = table.search().select(["entities"]).with_row_id(True).limit(None).to_arrow()
     df: Counter[str] = Counter()
-    for ents in rows["entities"].to_pylist():
-        df.update({entity_key(e) for e in ents or ()} & wanted)
-    if rows.num_rows >= DF_CAP:  # counts from a capped read are lower bounds: count exactly
-        df = Counter({k: table.count_rows(where_any([k])) for k in df})
-    return {k: max(0.0, math.log(total / n) / math.log(total)) for k, n in df.items() if n}
+    rows: dict[str, list[int]] = {}
+    for rowid, ents in zip(found["_rowid"].to_pylist(), found["entities"].to_pylist(), strict=True):
+        for key in {entity_key(e) for e in ents or ()} - {""}:
+            df[key] += 1
+            if df[key] <= RARE_ROWS:
+                rows.setdefault(key, []).append(rowid)
+            else:
+                rows.pop(key, None)
+    index = EntityIndex(found.num_rows, df, rows)
+    with _INDEXES_LOCK:
+        _INDEXES[table] = (version, index)
+    return index
+
+
+def entity_credits(index: EntityIndex, grams: list[str]) -> dict[str, float]:
+    """Entity index + the question's n-grams -> credit per entity key the question names."""
+    if index.total < 2:
+        return {}
+    scale = math.log(index.total)
+    return {k: max(0.0, math.log(index.total / index.df[k]) / scale) for k in grams if index.df[k]}

@@ -70,7 +70,13 @@ from omoide.core.kinds import MEMORY_KINDS
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.distinct import distinct
-from omoide.memory.query_entities import SEP, entity_credits, entity_key, query_grams
+from omoide.memory.query_entities import (
+    SEP,
+    entity_credits,
+    entity_index,
+    entity_key,
+    query_grams,
+)
 from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
 from omoide.memory.time_words import time_window, without_time_words
@@ -183,6 +189,48 @@ def _vector_pool(
     return found["_rowid"].to_pylist(), 1.0 - found["_distance"].to_numpy() / 2.0
 
 
+def _tagged_pool(
+    table: lancedb.table.Table,
+    vector: np.ndarray,
+    rowids: list[int],
+    n: int,
+    since: datetime | None,
+    until: datetime | None,
+    kinds: Sequence[str] | None,
+    entities: Sequence[str] | None,
+) -> tuple[list[int], np.ndarray]:
+    """Query vector + row ids of tagged memories + the filters -> the n nearest that pass, with their cosine."""
+    rows = (
+        table.take_row_ids(rowids)
+        .select(["vector", "ts", "kind", "entities"])
+        .with_row_id()
+        .to_arrow()
+    )
+    keep = np.ones(rows.num_rows, dtype=bool)
+    ts = rows["ts"].to_numpy()
+    if since is not None:
+        keep &= ts >= np.datetime64(since.astimezone(UTC).replace(tzinfo=None), "us")
+    if until is not None:
+        keep &= ts < np.datetime64(until.astimezone(UTC).replace(tzinfo=None), "us")
+    if kinds:
+        keep &= np.isin(rows["kind"].to_numpy(zero_copy_only=False), list(kinds))
+    wanted = {entity_key(e) for e in entities or ()} - {""}
+    if wanted:
+        keep &= np.array(
+            [
+                bool({entity_key(e) for e in ents or ()} & wanted)
+                for ents in rows["entities"].to_pylist()
+            ],
+            dtype=bool,
+        )
+    dim = len(vector)
+    vectors = rows["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim)[keep]
+    cosine = vectors @ np.asarray(vector, dtype=np.float32)  # unit vectors
+    ids = np.asarray(rows["_rowid"].to_pylist(), dtype=np.int64)[keep]
+    best = np.argsort(-cosine, kind="stable")[:n]
+    return ids[best].tolist(), cosine[best].astype(np.float64)
+
+
 def _text_pool(
     table: lancedb.table.Table, text: str, where: str | None, n: int
 ) -> tuple[list[int], np.ndarray]:
@@ -256,14 +304,15 @@ def recall(
     n = max(POOL_MIN, POOL_PER_K * k)
     vector = embedder.embed([query or " "], query=True)[0]
     wheres = [where] if inside is None else [where, inside]
-    credits = entity_credits(table, query_grams(query), lambda keys: prefilter(entities=keys) or "")
-    named = [key for key, c in credits.items() if c >= MIN_CREDIT]
-    # The memories tagged with what was asked join the vector pool even when their words differ.
-    by_tag = prefilter(entities=named)
-    tagged = [f"({where}) AND {by_tag}" if where else by_tag] if by_tag else []
-    semantic = _normalised(
-        *_merged(*(_vector_pool(table, vector, w, n) for w in [*wheres, *tagged])), floor=None
+    index = entity_index(table)
+    credits = entity_credits(index, query_grams(query))
+    pools = [_vector_pool(table, vector, w, n) for w in wheres]
+    tagged = sorted(
+        {r for key, c in credits.items() if c >= MIN_CREDIT for r in index.rows.get(key, ())}
     )
+    if tagged:  # the memories tagged with what was asked join the pool even when their words differ
+        pools.append(_tagged_pool(table, vector, tagged, n, since, until, kinds, entities))
+    semantic = _normalised(*_merged(*pools), floor=None)
     lexical: dict[int, float] = {}
     if any(ch.isalnum() for ch in query):
         lexical = _normalised(

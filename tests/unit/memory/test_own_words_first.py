@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from omoide.memory.query_entities import entity_credits, query_grams
-from omoide.memory.recall import BROWSED, prefilter, recall
+from omoide.memory.query_entities import entity_credits, entity_index, query_grams
+from omoide.memory.recall import BROWSED, recall
 from tests.fakes import FakeEmbedder, rows_at, stored_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -36,13 +36,13 @@ def test_rare_entities_are_credited_more_than_common_ones(tmp_path: Path, emb):
     rows = [rec(f"c{i}", f"chat line {i}", 1, kind="chat", entities=["Peter"]) for i in range(20)]
     rows.append(rec("k", "The ryokan is booked", 1, kind="W", entities=["Kyoto", "Peter"]))
     table = store(tmp_path, emb, *rows)
-    credits = entity_credits(
-        table, query_grams("Peter in Kyoto"), lambda keys: prefilter(entities=keys) or ""
-    )
+    credits = entity_credits(entity_index(table), query_grams("Peter in Kyoto"))
     # ln(21/1)/ln(21) = 1 for the entity on one memory; ln(21/21) = 0 for the one on all.
     assert credits["kyoto"] == pytest.approx(1.0)
     assert credits["peter"] == pytest.approx(0.0)
     assert "in" not in credits
+    # One scan per table version: the same index until the table changes.
+    assert entity_index(table) is entity_index(table)
 
 
 def test_a_tagged_memory_is_found_without_the_name_in_its_text(tmp_path: Path, emb):
