@@ -32,9 +32,9 @@ _OMOIDE = "from omoide.cli.app import main; main()"
 TARGETS = {"cold_s_per_365_days": 1200, "warm_vs_cold": 0.05, "warm_s": 60, "last_vs_first": 1.2}
 
 
-def _omoide(home: Path, *args: str) -> tuple[float, str]:
-    """Home + arguments -> (seconds, stdout) of one `omoide` process; raises when it fails."""
-    env = {**os.environ, "OMOIDE_HOME": str(home)}
+def _omoide(home: Path, *args: str, **extra_env: str) -> tuple[float, str]:
+    """Home + arguments (+ environment variables) -> (seconds, stdout) of one `omoide` process; raises when it fails."""
+    env = {**os.environ, "OMOIDE_HOME": str(home), **extra_env}
     began = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", _OMOIDE, *args], env=env, capture_output=True, text=True, check=False
@@ -45,10 +45,12 @@ def _omoide(home: Path, *args: str) -> tuple[float, str]:
     return took, done.stdout
 
 
-def _backfill(home: Path, first: date, last: date, *extra: str) -> tuple[float, dict[str, Any]]:
-    """Home + day range (+ flags) -> (seconds, per-day figures) of `omoide backfill --json`."""
+def _backfill(
+    home: Path, first: date, last: date, *extra: str, **extra_env: str
+) -> tuple[float, dict[str, Any]]:
+    """Home + day range (+ flags, environment) -> (seconds, per-day figures) of `omoide backfill --json`."""
     took, out = _omoide(
-        home, "backfill", "--start", str(first), "--end", str(last), "--json", *extra
+        home, "backfill", "--start", str(first), "--end", str(last), "--json", *extra, **extra_env
     )
     return took, json.loads(out)
 
@@ -124,11 +126,7 @@ def run_dask_benchmark(
                 *("sample", "--days", str(days), "--end", str(end), "--out", str(home)),
                 *("--volume", str(volume)),
             )
-            os.environ["OMOIDE_DASK_WORKERS"] = str(workers)
-            try:
-                timings[mode], _ = _backfill(home, first, end, *extra)
-            finally:
-                del os.environ["OMOIDE_DASK_WORKERS"]
+            timings[mode], _ = _backfill(home, first, end, *extra, OMOIDE_DASK_WORKERS=str(workers))
     return {
         "days": days,
         "volume": volume,

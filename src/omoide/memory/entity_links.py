@@ -21,11 +21,11 @@ from collections.abc import Iterable, Sequence
 import pandas as pd
 
 from omoide.memory.day_summary import Fact
+from omoide.memory.terms import has_cjk
 
 RESTATES = 0.8
 MIN_WORDS = 3
 _WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def words(text: str) -> set[str]:
@@ -35,7 +35,7 @@ def words(text: str) -> set[str]:
 
 def _named(text: str, name: str) -> bool:
     """Text + entity name -> whether the text names it (whole words; CJK names as substrings)."""
-    if _CJK.search(name):
+    if has_cjk(name):
         return name in text
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) is not None
 

@@ -31,6 +31,14 @@ _RUN = re.compile(f"({_CJK_RUN})|[^\\W{_CJK_CHARS}]+")
 MIN_WORD = 3  # shorter spaced words are mostly function words ("of", "to", "is")
 
 
+_HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
+
+
+def has_cjk(text: str) -> bool:
+    """Text -> whether it holds a Chinese, Japanese or Korean character (such text has no spaces)."""
+    return _HAS_CJK.search(unicodedata.normalize("NFKC", text)) is not None
+
+
 def _runs(text: str) -> list[tuple[str, bool]]:
     """Text -> its NFKC lower-case runs in order, each with whether it is CJK."""
     norm = unicodedata.normalize("NFKC", text).lower()
