@@ -53,7 +53,11 @@ def backfill(
     settings = get_settings()
     on_dask = settings.dask if dask is None else dask
     with writer_lock(
-        settings.home, "backfill flow", settings.lock_timeout_s, sweep=settings.written_dirs
+        settings.home,
+        "backfill flow",
+        settings.lock_timeout_s,
+        sweep=settings.written_dirs,
+        store=settings.storage_root,
     ):
         if not on_dask:
             return _run_days(settings, start, end, force, only, None)

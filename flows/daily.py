@@ -55,7 +55,11 @@ def daily(
     """
     settings = get_settings()
     with writer_lock(
-        settings.home, "daily flow", settings.lock_timeout_s, sweep=settings.written_dirs
+        settings.home,
+        "daily flow",
+        settings.lock_timeout_s,
+        sweep=settings.written_dirs,
+        store=settings.storage_root,
     ):
         return _run_day(
             settings, day, session_gap_s, min_dwell_s, excluded_domains, force, reflect, staged

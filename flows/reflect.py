@@ -134,7 +134,11 @@ def reflect_flow(
     window = [(end - timedelta(days=i)).isoformat() for i in range(days)][::-1]
     label = f"{window[0]}..{window[-1]}" if window else end.isoformat()
     with writer_lock(
-        settings.home, "reflect flow", settings.lock_timeout_s, sweep=settings.written_dirs
+        settings.home,
+        "reflect flow",
+        settings.lock_timeout_s,
+        sweep=settings.written_dirs,
+        store=settings.storage_root,
     ):
         llm = choose_llm(settings.llm)
         report = reflect_steps(settings, llm, window, label, now, analyse=analyse, force=force)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -47,6 +48,17 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=120):
         yield
+
+
+@pytest.fixture
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """A fresh S3 server on loopback; its AWS_* variables, also set in this process."""
+    from tests.s3_server import s3_server
+
+    with s3_server() as env:
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        yield env
 
 
 @pytest.fixture(scope="session")

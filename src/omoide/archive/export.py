@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import lancedb
-
 from omoide.archive.layout import (
     CONFIG,
     FORMAT,
@@ -23,23 +21,23 @@ from omoide.archive.layout import (
 )
 from omoide.archive.rows import json_lines
 from omoide.core.files import is_temp, replacing
+from omoide.core.location import StorePath, files_under, open_read, relative_name
 from omoide.core.settings import Settings
+from omoide.store.connect import connect_db
 from omoide.store.memories import stored_model
 
 _CHUNK = 1 << 20
 
 
-def _files(root: Path) -> list[Path]:
-    """Folder -> its files, sorted (omoide's own leftover temporary files left out)."""
-    if not root.is_dir():
-        return []
-    return sorted(p for p in root.rglob("*") if p.is_file() and not is_temp(p))
+def _files(root: StorePath) -> list[StorePath]:
+    """Folder or object-store prefix -> its files, sorted (omoide's own leftover temporary files left out)."""
+    return [p for p in files_under(root) if not (isinstance(p, Path) and is_temp(p))]
 
 
-def _put_file(zf: zipfile.ZipFile, name: str, path: Path) -> str:
+def _put_file(zf: zipfile.ZipFile, name: str, path: StorePath) -> str:
     """Zip + member name + a file -> the file stored under that name; its SHA-256."""
     digest = hashlib.sha256()
-    with path.open("rb") as src, zf.open(name, "w", force_zip64=True) as dst:
+    with open_read(path) as src, zf.open(name, "w", force_zip64=True) as dst:
         while block := src.read(_CHUNK):
             digest.update(block)
             dst.write(block)
@@ -73,7 +71,7 @@ def _embedding(db: Any) -> tuple[str | None, int | None]:
 
 def export_home(settings: Settings, out: Path) -> dict[str, Any]:
     """Settings + output path -> the home written to one zip archive (atomically); its manifest."""
-    db = lancedb.connect(settings.lancedb_dir)
+    db = connect_db(settings.lancedb_dir)
     model, dim = _embedding(db)
     hashes: dict[str, str] = {}
     counts: dict[str, int] = {}
@@ -84,7 +82,7 @@ def export_home(settings: Settings, out: Path) -> dict[str, Any]:
         for prefix, root in folders(settings).items():
             files = _files(root)
             for path in files:
-                name = f"{prefix}/{path.relative_to(root).as_posix()}"
+                name = f"{prefix}/{relative_name(path, root)}"
                 hashes[name] = _put_file(zf, name, path)
             counts[f"{prefix} files"] = len(files)
         names = _names(db)

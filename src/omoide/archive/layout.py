@@ -16,6 +16,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from omoide.core import schemas
+from omoide.core.location import StorePath
 from omoide.core.settings import Settings
 from omoide.ingest.tombstones import SALT, TOMBSTONES
 
@@ -37,7 +38,7 @@ def table_schema(name: str, dim: int) -> pa.Schema:
     return schemas.memories_schema(dim) if name == "memories" else fixed[name]
 
 
-def folders(settings: Settings) -> dict[str, Path]:
+def folders(settings: Settings) -> dict[str, StorePath]:
     """Settings -> archive prefix -> the folder of the home it is read from and restored to."""
     return {"vault": settings.vault_dir or settings.home / "vault", "lake": settings.lake_dir}
 

@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import lancedb
 import numpy as np
 import pyarrow as pa
 
@@ -39,8 +38,10 @@ from omoide.archive.rows import rows_table
 from omoide.core import schemas
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir
+from omoide.core.location import Remote, StorePath, files_under, upload_folder
 from omoide.core.settings import Settings
 from omoide.embed.base import Embedder
+from omoide.store.connect import connect_db
 from omoide.store.memories import catch_up_indices, content_hash, lookup, open_memories
 
 _CHUNK_ROWS = 2048
@@ -125,7 +126,7 @@ def not_empty(settings: Settings) -> list[str]:
     held = [
         str(root)
         for root in [*folders(settings).values(), settings.lancedb_dir]
-        if root.is_dir() and any(p.is_file() for p in root.rglob("*"))
+        if files_under(root)
     ]
     held += [str(settings.state_dir / s) for s in STATE_FILES if (settings.state_dir / s).exists()]
     return held
@@ -210,7 +211,7 @@ def _restore_tables(
         counts["memories"], counts["re-embedded"] = _restore_memories(
             stream, db_dir, manifest, embedder
         )
-    db = lancedb.connect(db_dir)
+    db = connect_db(db_dir)
     for name in TABLES[1:]:
         schema = table_schema(name, 0)
         with _open_member(zf, f"tables/{name}.jsonl", manifest, archive) as stream:
@@ -223,8 +224,11 @@ def _restore_tables(
     return counts
 
 
-def _move(source: Path, target: Path) -> None:
-    """Staged folder -> moved to target (an empty folder there is replaced)."""
+def _move(source: Path, target: StorePath) -> None:
+    """Staged folder -> moved to target (an empty folder there is replaced; an object store is uploaded to)."""
+    if isinstance(target, Remote):
+        upload_folder(source, target)
+        return
     if target.is_dir():
         shutil.rmtree(target)
     private_dir(target.parent)

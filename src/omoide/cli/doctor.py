@@ -46,8 +46,27 @@ def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
                 f"after about 90 days): save all {days} days with `omoide backfill --all`",
             )
         )
-    rows += [_llm_check(settings), _embed_check(settings)]
+    rows += [_storage_check(settings), _llm_check(settings), _embed_check(settings)]
     return rows
+
+
+def _storage_check(settings: Settings) -> Check:
+    """storage_uri -> where the lake and LanceDB live, and whether an object store answers."""
+    from omoide.core.location import Remote
+    from omoide.core.store_lease import describe_lease, read_lease
+
+    root = settings.storage_root
+    if not isinstance(root, Remote):
+        return ("storage", True, f"lake and LanceDB in {root}")
+    try:
+        found = root.exists()
+        held = read_lease(root)
+    except OmoideError as exc:
+        return ("storage", False, str(exc))
+    detail = f"{root} answers" + ("" if found else " (empty: the first run fills it)")
+    if held:
+        detail += f"; being written by {describe_lease(held)}"
+    return ("storage", True, detail)
 
 
 def _llm_check(settings: Settings) -> Check:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from omoide.core.days import parse_day
 from omoide.core.errors import OmoideError
+from omoide.core.location import Remote
 from omoide.core.settings import get_settings
 
 out = Console()
@@ -126,9 +128,16 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
         "prefect_db_vacuumed": vacuumed,
         "scan": {
             "strings": len(selection.needles),
-            "hits": sorted({str(h.path.relative_to(settings.home)) for h in hits}),
+            "hits": sorted({_shown(h.path, settings.home) for h in hits}),
         },
     }
+
+
+def _shown(path: Path | Remote, home: Path) -> str:
+    """A file still holding a forgotten string -> its path inside the home, or its full path or URI."""
+    if isinstance(path, Path) and path.is_relative_to(home):
+        return str(path.relative_to(home))
+    return str(path)
 
 
 def _show(report: dict[str, Any], as_json: bool) -> None:

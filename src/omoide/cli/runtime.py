@@ -282,5 +282,6 @@ def writing(settings: Settings, command: str) -> Iterator[None]:
         settings.lock_timeout_s,
         on_wait=waiting,
         sweep=settings.written_dirs,
+        store=settings.storage_root,
     ):
         yield

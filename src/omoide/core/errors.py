@@ -53,3 +53,7 @@ class LLMOutputError(OmoideError):
 
 class EmbeddingMismatchError(OmoideError):
     """The store's vectors were made by another model or dimension than the configured one."""
+
+
+class StoreUnavailableError(OmoideError):
+    """The object store holding the lake and LanceDB could not be reached or refused a request."""

@@ -16,8 +16,17 @@ from pydantic_settings import (
 
 from omoide.core.days import zone
 from omoide.core.errors import ConfigError
+from omoide.core.kinds import CHAT_EXPORT_KINDS
+from omoide.core.location import StorePath, store_root
 
-SourceKind = Literal["chrome", "firefox", "activitywatch", "notes", "chat"]
+SourceKind = Literal[
+    "chrome", "firefox", "activitywatch", "notes", "chat", "line", "chatgpt", "claude", "discord"
+]
+
+
+def _unset(value: object) -> bool:
+    """Field value -> whether it is unset (left out of dumps, so older cache keys stay valid)."""
+    return value is None
 
 
 class SourceConfig(BaseModel):
@@ -27,6 +36,21 @@ class SourceConfig(BaseModel):
     path: Path | None = None
     url: str | None = None
     name: str = ""
+    # Chat exports only (CHAT_EXPORT_KINDS), filled from the top level by Settings: the zone
+    # of the local times a LINE export writes (a table may set its own, e.g. for an export
+    # made while travelling) and the user's name, which tells their own messages.
+    timezone: str | None = Field(None, exclude_if=_unset)
+    user_name: str | None = Field(None, exclude_if=_unset)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_source_zone(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                zone(v)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from exc
+        return v
 
     @model_validator(mode="after")
     def _needs_location(self) -> SourceConfig:
@@ -92,6 +116,10 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=home_from_env)
     vault_dir: Path | None = None
+    # Where the lake and LanceDB live: OMOIDE_HOME itself by default, another folder, or an
+    # object store ("s3://bucket/prefix"; credentials and endpoint from the AWS_* variables).
+    # The vault, quarantine, caches and Prefect's state stay in OMOIDE_HOME.
+    storage_uri: str | None = None
     timezone: str = "UTC"
     # Your name as your chat logs write the speaker: tells your own words from others'.
     user_name: str = ""
@@ -137,6 +165,9 @@ class Settings(BaseSettings):
             if not s.name:
                 same = [o for o in self.sources if o.kind == s.kind]
                 s.name = s.kind if len(same) == 1 else f"{s.kind}-{same.index(s) + 1}"
+            if s.kind in CHAT_EXPORT_KINDS:
+                s.timezone = s.timezone or self.timezone
+                s.user_name = self.user_name
         names = [s.name for s in self.sources]
         if len(set(names)) != len(names):
             raise ValueError(f"source names must be unique, got {names}")
@@ -158,8 +189,12 @@ class Settings(BaseSettings):
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml))
 
     @property
-    def lake_dir(self) -> Path:
-        return self.home / "lake"
+    def storage_root(self) -> StorePath:
+        return store_root(self.storage_uri, self.home)
+
+    @property
+    def lake_dir(self) -> StorePath:
+        return self.storage_root / "lake"
 
     @property
     def quarantine_dir(self) -> Path:
@@ -170,8 +205,8 @@ class Settings(BaseSettings):
         return self.home / "prefect"
 
     @property
-    def lancedb_dir(self) -> Path:
-        return self.home / "lancedb"
+    def lancedb_dir(self) -> StorePath:
+        return self.storage_root / "lancedb"
 
     @property
     def cache_dir(self) -> Path:
@@ -189,8 +224,9 @@ class Settings(BaseSettings):
     def written_dirs(self) -> list[Path]:
         """-> the folders omoide writes files into (where a killed write can leave a temp file)."""
         vault = self.vault_dir or self.home / "vault"
+        lake = [self.lake_dir] if isinstance(self.lake_dir, Path) else []
         return [
-            self.lake_dir,
+            *lake,
             self.quarantine_dir,
             self.cache_dir,
             self.day_marks_dir,

@@ -16,7 +16,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,8 @@ from filelock import FileLock, Timeout
 
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir, remove_stale_temps, write_text_atomic
+from omoide.core.location import StorePath
+from omoide.core.store_lease import store_lease
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +67,14 @@ def writer_lock(
     timeout_s: float,
     on_wait: Callable[[dict[str, Any]], None] | None = None,
     sweep: Sequence[Path] = (),
+    store: StorePath | None = None,
 ) -> Iterator[None]:
     """Home + command + how long to wait -> the home's writer lock held for the block.
 
     When another process holds it, `on_wait(holder)` is called once and the lock is waited
     for up to `timeout_s`; then HomeBusyError names the holder. Once held, temporary files
-    that a killed writer left in the `sweep` folders are removed.
+    that a killed writer left in the `sweep` folders are removed. A `store` in an object
+    store (shared by several machines) is also leased for the block (`store_lease`).
     """
     lock = _lock(str(private_dir(home) / LOCK_FILE))
     try:
@@ -94,6 +98,19 @@ def writer_lock(
             ) from None
     outermost = lock.lock_counter == 1
     try:
+        with ExitStack() as held:
+            if outermost and store is not None:
+                held.enter_context(store_lease(store, command, timeout_s, on_wait))
+            held.enter_context(_holding(home, command, outermost, sweep))
+            yield
+    finally:
+        lock.release()
+
+
+@contextmanager
+def _holding(home: Path, command: str, outermost: bool, sweep: Sequence[Path]) -> Iterator[None]:
+    """The writer lock just taken -> the holder recorded and leftovers swept while the block runs."""
+    try:
         if outermost:
             record = {
                 "pid": os.getpid(),
@@ -108,4 +125,3 @@ def writer_lock(
     finally:
         if outermost:
             (home / HOLDER_FILE).unlink(missing_ok=True)
-        lock.release()

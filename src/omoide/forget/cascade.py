@@ -12,9 +12,10 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from omoide.core.location import Remote
 from omoide.core.settings import Settings
 from omoide.forget import purge
-from omoide.forget.scan import Hit, scan_home
+from omoide.forget.scan import Hit, scan_home, scan_store
 from omoide.forget.select import Selection, Selector, select_records
 from omoide.ingest.tombstones import (
     add_tombstones,
@@ -103,5 +104,11 @@ def compact(settings: Settings) -> dict[str, int]:
 
 
 def receipt_scan(settings: Settings, selection: Selection) -> list[Hit]:
-    """Settings + selection -> every file under the home (but the person's own) still holding a forgotten string."""
-    return scan_home(settings.home, selection.needles, own_files(settings))
+    """Settings + selection -> every file under the home (but the person's own) and the store still holding a forgotten string."""
+    hits = scan_home(settings.home, selection.needles, own_files(settings))
+    root = settings.storage_root
+    if isinstance(root, Remote):
+        hits += scan_store(root, selection.needles)
+    elif not root.is_relative_to(settings.home):
+        hits += scan_home(root, selection.needles)
+    return hits

@@ -15,15 +15,15 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
-import lancedb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from omoide.core import schemas
 from omoide.core.files import write_parquet_atomic, write_text_atomic
+from omoide.core.location import StorePath, parquet_rows, size_under, write_parquet
 from omoide.forget.scan import byte_pattern, files_under, text_pattern
 from omoide.forget.select import Needle, Selection
 from omoide.reflect.opinions import load_opinions
+from omoide.store.connect import connect_db
 from omoide.store.day_marks import mark_path
 from omoide.store.lake import part_path, partition, read_facts, read_part
 from omoide.store.memories import sql_list
@@ -39,7 +39,7 @@ def _mentions(texts: Iterable[object], needles: Sequence[Needle]) -> bool:
     return any(isinstance(t, str) and any(p.search(t) for p in patterns) for t in texts)
 
 
-def forgotten_memories(lake_dir: Path, selection: Selection) -> set[str]:
+def forgotten_memories(lake_dir: StorePath, selection: Selection) -> set[str]:
     """Lake + selection -> ids of the touched days' memory rows made from a forgotten record or quoting one."""
     refs = set(selection.events["source_ref"]) if not selection.events.empty else set()
     ids: set[str] = set()
@@ -55,7 +55,7 @@ def forgotten_memories(lake_dir: Path, selection: Selection) -> set[str]:
     return ids
 
 
-def purge_lake(lake_dir: Path, selection: Selection) -> dict[str, int]:
+def purge_lake(lake_dir: StorePath, selection: Selection) -> dict[str, int]:
     """Lake + selection -> forgotten events removed; the touched days' sessions and memory rows dropped (made again)."""
     gone = set(selection.events["event_id"]) if not selection.events.empty else set()
     counts = {"lake events": 0, "lake sessions": 0, "lake memory rows": 0}
@@ -70,14 +70,14 @@ def purge_lake(lake_dir: Path, selection: Selection) -> dict[str, int]:
             if kept.empty:
                 path.unlink()
             else:
-                write_parquet_atomic(schemas.to_table(kept, schemas.EVENTS), path)
+                write_parquet(schemas.to_table(kept, schemas.EVENTS), path)
         for stage, name, key in (
             ("sessions", "sessions", "lake sessions"),
             ("facts", "facts", "lake memory rows"),
         ):
             path = part_path(lake_dir, stage, day, name)
             if path.exists():
-                counts[key] += pq.read_metadata(path).num_rows
+                counts[key] += parquet_rows(path)
                 path.unlink()
     return counts
 
@@ -86,7 +86,7 @@ def purge_memories(db_dir: Path, ids: set[str]) -> int:
     """LanceDB folder + memory ids -> those rows deleted from the memories table; how many."""
     if not ids or not (db_dir / "memories.lance").exists():
         return 0
-    table = lancedb.connect(db_dir).open_table("memories")
+    table = connect_db(db_dir).open_table("memories")
     where = f"memory_id IN ({sql_list(sorted(ids))})"
     n = table.count_rows(where)
     if n:
@@ -229,7 +229,7 @@ def clear_day_marks(marks_dir: Path, days: Sequence[date]) -> int:
     return removed
 
 
-def compact_tables(db_dir: Path) -> int:
+def compact_tables(db_dir: StorePath) -> int:
     """LanceDB folder -> every table compacted, its text index rebuilt, old versions deleted; bytes freed.
 
     Deleting a row only marks it: its bytes stay in the data files, the old versions and the
@@ -241,8 +241,8 @@ def compact_tables(db_dir: Path) -> int:
         return 0
     from omoide.store.memories import rebuild_text_index
 
-    db = lancedb.connect(db_dir)
-    before = _size(db_dir)
+    db = connect_db(db_dir)
+    before = size_under(db_dir)
     for name in db.list_tables().tables:
         table = db.open_table(name)
         if name == "memories":
@@ -256,12 +256,7 @@ def compact_tables(db_dir: Path) -> int:
             # reader (the MCP server) opens the table again on its next question.
             warnings.simplefilter("ignore", UserWarning)
             table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-    return max(0, before - _size(db_dir))
-
-
-def _size(folder: Path) -> int:
-    """Folder -> the bytes of every file under it."""
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    return max(0, before - size_under(db_dir))
 
 
 def note_mentions(sources: Sequence[Path], needles: Sequence[Needle], home: Path) -> list[str]:

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from omoide.core.location import Remote, StorePath
 from omoide.forget.select import Needle
 
 
@@ -26,7 +27,7 @@ from omoide.forget.select import Needle
 class Hit:
     """One file still holding a forgotten string: where, and which needle (by its index)."""
 
-    path: Path
+    path: StorePath
     needle: int
     decoded: bool  # found only once the file was decoded (parquet)
 
@@ -71,10 +72,10 @@ def files_under(home: Path, exclude: Sequence[Path]) -> Iterable[Path]:
         yield path
 
 
-def _parquet_hits(path: Path, patterns: Sequence[re.Pattern[str]]) -> set[int]:
-    """Parquet file + text patterns -> indexes of the needles found in any decoded string column."""
+def _parquet_hits(source: Path | bytes, patterns: Sequence[re.Pattern[str]]) -> set[int]:
+    """Parquet file (or its bytes) + text patterns -> indexes of the needles found in any decoded string column."""
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(pa.BufferReader(source) if isinstance(source, bytes) else source)
     except (OSError, pa.ArrowException):
         return set()
     return table_hits(table, patterns)
@@ -136,4 +137,30 @@ def _lance_hits(
         except (OSError, ValueError, RuntimeError):
             continue
         hits += [Hit(folder, i, True) for i in sorted(table_hits(table, patterns))]
+    return hits
+
+
+def scan_store(root: Remote, needles: Sequence[Needle]) -> list[Hit]:
+    """An object-store root + needles -> every object under it still holding one (raw or decoded)."""
+    if not needles:
+        return []
+    from omoide.store.connect import connect_db  # here: only this scan opens LanceDB remotely
+
+    raw = [byte_pattern(n) for n in needles]
+    text = [text_pattern(n) for n in needles]
+    hits: list[Hit] = []
+    for obj in root.files():
+        data = obj.read_bytes()
+        found = {i for i, p in enumerate(raw) if p.search(data.lower())}
+        hits += [Hit(obj, i, False) for i in sorted(found)]
+        if obj.name.endswith(".parquet"):
+            hits += [Hit(obj, i, True) for i in sorted(_parquet_hits(data, text) - found)]
+    db_dir = root / "lancedb"
+    if db_dir.exists():
+        db = connect_db(db_dir)
+        for name in db.list_tables().tables:
+            table = db.open_table(name).to_arrow()
+            hits += [
+                Hit(db_dir / f"{name}.lance", i, True) for i in sorted(table_hits(table, text))
+            ]
     return hits

@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from omoide.core.errors import OmoideError
 from omoide.core.schemas import ENTITIES
+from omoide.store.connect import connect_db
 from omoide.store.memories import sql_list
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ class EntityUpsertStats:
 
 def open_entities(db_dir: Path, create: bool = True) -> lancedb.table.Table:
     """LanceDB folder -> the entities table (created empty if asked)."""
-    db = lancedb.connect(db_dir)
+    db = connect_db(db_dir)
     if create:
         return db.create_table(TABLE, schema=ENTITIES, exist_ok=True)
     try:

@@ -1,19 +1,18 @@
-"""The parquet lake: lake/<stage>/day=YYYY-MM-DD/<part>.parquet, merged by id, atomic."""
+"""The parquet lake: lake/<stage>/day=YYYY-MM-DD/<part>.parquet, merged by id, atomic; local or in an object store."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from omoide.core import schemas
-from omoide.core.files import write_parquet_atomic
 from omoide.core.ids import stable_id
+from omoide.core.location import Remote, StorePath, read_parquet, write_parquet
 
 log = logging.getLogger(__name__)
 
@@ -28,25 +27,25 @@ class MergeCounts:
     total: int
 
 
-def partition(lake_dir: Path, stage: str, day: date) -> Path:
+def partition(lake_dir: StorePath, stage: str, day: date) -> StorePath:
     """Lake root, stage, day -> the day's partition folder."""
     return lake_dir / stage / f"day={day.isoformat()}"
 
 
-def part_path(lake_dir: Path, stage: str, day: date, part: str) -> Path:
+def part_path(lake_dir: StorePath, stage: str, day: date, part: str) -> StorePath:
     """Lake root, stage, day, part name -> parquet file path."""
     return partition(lake_dir, stage, day) / f"{part}.parquet"
 
 
-def read_part(path: Path, schema: pa.Schema) -> pd.DataFrame:
+def read_part(path: StorePath, schema: pa.Schema) -> pd.DataFrame:
     """Parquet file -> frame in the schema (empty when the file does not exist)."""
     if not path.exists():
         return schemas.empty(schema)
-    return pq.read_table(path, schema=schema).to_pandas()
+    return read_parquet(path, schema).to_pandas()
 
 
 def merge_events(
-    lake_dir: Path, day: date, source_name: str, new: pd.DataFrame, *, replace: bool = False
+    lake_dir: StorePath, day: date, source_name: str, new: pd.DataFrame, *, replace: bool = False
 ) -> MergeCounts:
     """New events of one source and day -> merged into its partition file (new rows win).
 
@@ -70,7 +69,7 @@ def merge_events(
     )
     unchanged = counts.added == 0 and counts.updated == 0 and len(merged) == len(old)
     if not (unchanged and path.exists()):
-        write_parquet_atomic(schemas.to_table(merged, schemas.EVENTS), path)
+        write_parquet(schemas.to_table(merged, schemas.EVENTS), path)
     log.info("lake events %s/%s: %s", day, source_name, counts)
     return counts
 
@@ -104,7 +103,7 @@ def _changed(old_rows: pd.DataFrame, new: pd.DataFrame) -> pd.Series:
     return ~same.all(axis=1)
 
 
-def read_events(lake_dir: Path, day: date) -> pd.DataFrame:
+def read_events(lake_dir: StorePath, day: date) -> pd.DataFrame:
     """Lake -> all sanitized events of a day, across sources, time-ordered."""
     files = sorted(partition(lake_dir, "events", day).glob("*.parquet"))
     if not files:
@@ -113,13 +112,13 @@ def read_events(lake_dir: Path, day: date) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True).sort_values(["ts", "event_id"], ignore_index=True)
 
 
-def write_sessions(lake_dir: Path, day: date, sessions: pd.DataFrame) -> Path:
+def write_sessions(lake_dir: StorePath, day: date, sessions: pd.DataFrame) -> StorePath:
     """Sessions of a day -> lake/sessions/day=D/sessions.parquet (derived: replaced whole)."""
     path = part_path(lake_dir, "sessions", day, "sessions")
     return _write_derived(path, sessions, schemas.SESSIONS, "session_id")
 
 
-def _write_derived(path: Path, frame: pd.DataFrame, schema: pa.Schema, key: str) -> Path:
+def _write_derived(path: StorePath, frame: pd.DataFrame, schema: pa.Schema, key: str) -> StorePath:
     """A derived partition's new rows -> written, unless they equal what is stored.
 
     A row that is the same as the stored one but for `recorded_at` keeps the stored time
@@ -127,11 +126,11 @@ def _write_derived(path: Path, frame: pd.DataFrame, schema: pa.Schema, key: str)
     """
     new = schemas.to_table(frame, schema)
     if path.exists():
-        old = pq.read_table(path, schema=schema)
+        old = read_parquet(path, schema)
         new = _keep_recorded_at(new, old, key, schema)
         if new.equals(old):
             return path
-    return write_parquet_atomic(new, path)
+    return write_parquet(new, path)
 
 
 def _keep_recorded_at(new: pa.Table, old: pa.Table, key: str, schema: pa.Schema) -> pa.Table:
@@ -145,14 +144,20 @@ def _keep_recorded_at(new: pa.Table, old: pa.Table, key: str, schema: pa.Schema)
     return pa.Table.from_pylist(rows, schema=schema)
 
 
-def read_sessions(lake_dir: Path, day: date) -> pd.DataFrame:
+def read_sessions(lake_dir: StorePath, day: date) -> pd.DataFrame:
     """Lake -> the sessions of a day."""
     return read_part(part_path(lake_dir, "sessions", day, "sessions"), schemas.SESSIONS)
 
 
-def partition_digest(lake_dir: Path, stage: str, day: date) -> str:
-    """Partition -> a digest of its files' names, sizes and mtimes ('' when empty)."""
+def partition_digest(lake_dir: StorePath, stage: str, day: date) -> str:
+    """Partition -> a digest of its files' names, sizes and mtimes, or contents in an object store ('' when empty)."""
     folder = partition(lake_dir, stage, day)
+    if isinstance(folder, Remote):
+        # An object's time has whole seconds: a rewrite within one second could look unchanged.
+        found = [
+            (p.name, hashlib.blake2b(p.read_bytes()).hexdigest()) for p in folder.glob("*.parquet")
+        ]
+        return stable_id(*found) if found else ""
     if not folder.exists():
         return ""
     stats = [
@@ -161,18 +166,18 @@ def partition_digest(lake_dir: Path, stage: str, day: date) -> str:
     return stable_id(*stats) if stats else ""
 
 
-def write_facts(lake_dir: Path, day: date, facts: pd.DataFrame) -> Path:
+def write_facts(lake_dir: StorePath, day: date, facts: pd.DataFrame) -> StorePath:
     """Memory rows of a day -> lake/facts/day=D/facts.parquet (derived: replaced whole)."""
     path = part_path(lake_dir, "facts", day, "facts")
     return _write_derived(path, facts, schemas.FACTS, "memory_id")
 
 
-def read_facts(lake_dir: Path, day: date) -> pd.DataFrame:
+def read_facts(lake_dir: StorePath, day: date) -> pd.DataFrame:
     """Lake -> the memory rows summarize wrote for a day."""
     return read_part(part_path(lake_dir, "facts", day, "facts"), schemas.FACTS)
 
 
-def stage_days(lake_dir: Path, stage: str) -> list[date]:
+def stage_days(lake_dir: StorePath, stage: str) -> list[date]:
     """Lake root + stage -> the days that have a partition, in order."""
     root = lake_dir / stage
     if not root.exists():

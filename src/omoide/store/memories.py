@@ -41,6 +41,7 @@ from omoide.core import schemas
 from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.core.ids import stable_id
 from omoide.embed.base import Embedder
+from omoide.store.connect import connect_db
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ def open_memories(
 
     Raises EmbeddingMismatchError when the table was built with another model or dimension.
     """
-    db = lancedb.connect(db_dir)
+    db = connect_db(db_dir)
     try:
         table = db.open_table(TABLE)
     except ValueError:
@@ -135,7 +136,7 @@ def open_memories(
 
 def drop_memories(db_dir: Path) -> None:
     """LanceDB folder -> memories table dropped (no-op when missing); for `omoide reindex`."""
-    lancedb.connect(db_dir).drop_table(TABLE, ignore_missing=True)
+    connect_db(db_dir).drop_table(TABLE, ignore_missing=True)
 
 
 def count(table: lancedb.table.Table, where: str | None = None) -> int:
@@ -377,7 +378,7 @@ def replace_day(
 def catch_up_indices(db_dir: Path) -> bool:
     """LanceDB folder -> the memories table's indices brought up to all its rows, and compacted, when behind; whether they were."""
     try:
-        table = lancedb.connect(db_dir).open_table(TABLE)
+        table = connect_db(db_dir).open_table(TABLE)
     except (ValueError, FileNotFoundError):  # nothing stored yet
         return False
     indices = table.list_indices()

@@ -16,6 +16,7 @@ import lancedb
 import pyarrow as pa
 
 from omoide.core.schemas import OPINIONS
+from omoide.store.connect import connect_db
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ TABLE = "opinions"
 
 def open_opinions(db_dir: Path) -> lancedb.table.Table:
     """LanceDB folder -> the opinions table (created empty when missing)."""
-    return lancedb.connect(db_dir).create_table(TABLE, schema=OPINIONS, exist_ok=True)
+    return connect_db(db_dir).create_table(TABLE, schema=OPINIONS, exist_ok=True)
 
 
 def read_opinion_rows(table: lancedb.table.Table) -> list[dict[str, Any]]:

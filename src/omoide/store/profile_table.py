@@ -17,6 +17,7 @@ import lancedb
 import pyarrow as pa
 
 from omoide.core.schemas import PROFILE_HISTORY
+from omoide.store.connect import connect_db
 from omoide.store.memories import sql_str
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ TABLE = "profile_history"
 
 def open_profile_history(db_dir: Path) -> lancedb.table.Table:
     """LanceDB folder -> the profile_history table (created when missing)."""
-    return lancedb.connect(db_dir).create_table(TABLE, schema=PROFILE_HISTORY, exist_ok=True)
+    return connect_db(db_dir).create_table(TABLE, schema=PROFILE_HISTORY, exist_ok=True)
 
 
 def insert_analysis_row(table: lancedb.table.Table, row: dict[str, Any]) -> bool:

@@ -15,6 +15,8 @@ from pathlib import Path
 import lancedb
 import pyarrow.compute as pc
 
+from omoide.store.connect import connect_db
+
 log = logging.getLogger(__name__)
 
 
@@ -43,7 +45,7 @@ def repair_tables(db_dir: Path) -> dict[str, int]:
     """LanceDB folder -> duplicate keys removed from every table present; {table: rows removed}."""
     if not db_dir.exists():
         return {}
-    db = lancedb.connect(db_dir)
+    db = connect_db(db_dir)
     removed = {}
     for name, key in KEYS.items():
         try:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import lancedb
+from omoide.store.connect import connect_db
 
 
 def table_versions(db_dir: Path, names: Sequence[str]) -> dict[str, int | None]:
     """LanceDB folder + table names -> {name: version}; every write makes a new version."""
     if not db_dir.exists():
         return dict.fromkeys(names)
-    db = lancedb.connect(db_dir)
+    db = connect_db(db_dir)
     out: dict[str, int | None] = {}
     for name in names:
         try:
