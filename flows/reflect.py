@@ -11,6 +11,7 @@ from prefect.runtime import flow_run
 
 from omoide.core.days import local_day
 from omoide.core.errors import OmoideError
+from omoide.core.kinds import OWN_SPEAKER
 from omoide.core.settings import LLMSettings, Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.reflect.report import merge_results
@@ -71,7 +72,8 @@ def reflect_steps(
         days=tuple(days),
         label=label,
         now=now,
-        me=(settings.user_name,) if settings.user_name else (),
+        # Without a name, the user is the speaker chat exports mark as the user ("me").
+        me=(settings.user_name or OWN_SPEAKER,),
         people=tuple(settings.people),
         tz=settings.timezone,
         analyse=analyse,

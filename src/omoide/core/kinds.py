@@ -5,7 +5,17 @@ from __future__ import annotations
 # Kinds of events a collector emits; sessionize groups the activity kinds.
 EVENT_TYPES = ("visit", "window", "web", "afk", "note", "retain", "chat")
 ACTIVITY_TYPES = ("visit", "window", "web", "chat")
-SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", "chat")
+# Chat exports people have (see omoide.ingest.sources.chat_export): their events are `chat`.
+CHAT_EXPORT_KINDS = ("line", "chatgpt", "claude", "discord")
+# Every source kind whose events are chat messages: omoide's own JSONL and the exports.
+CHAT_SOURCE_KINDS = ("chat", *CHAT_EXPORT_KINDS)
+# Conversations with an AI assistant: their titles are topics, not the people one talks to.
+ASSISTANT_CHAT_KINDS = ("chatgpt", "claude")
+SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", *CHAT_SOURCE_KINDS)
+# The speaker an export marks as the user (ChatGPT's "user", Claude's "human") when
+# `user_name` is not set; an AI's turns are spoken by "assistant".
+OWN_SPEAKER = "me"
+ASSISTANT_SPEAKER = "assistant"
 FACT_KINDS = ("W", "B", "O", "S")
 # Memory kinds: the fine-grained records a day is made of, then what was derived from them.
 RECORD_KINDS = ("note", "chat", "session")

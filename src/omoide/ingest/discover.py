@@ -48,6 +48,7 @@ def starter_toml(profiles: list[tuple[str, Path]], timezone: str) -> str:
     lines = [
         "# omoide configuration. Relative paths are relative to this file's folder (OMOIDE_HOME).",
         f'timezone = "{timezone}"',
+        '# user_name = "Your Name"                # as your chats name you: tells your own messages',
         '# excluded_domains = ["mybank.example"]   # visits to these (and subdomains) are dropped',
         "# session_gap_s = 300",
         "# min_dwell_s = 10",
@@ -73,6 +74,10 @@ def starter_toml(profiles: list[tuple[str, Path]], timezone: str) -> str:
         "# [[sources]]",
         '# kind = "chat"',
         '# path = "/path/to/chats"                # JSONL: {ts, speaker, text, conversation}',
+        "",
+        "# [[sources]]",
+        '# kind = "line"                          # or "chatgpt", "claude", "discord"',
+        '# path = "/path/to/line-exports"         # LINE .txt exports; conversations.json; DCE .json',
         "",
     ]
     return "\n".join(lines)

@@ -19,6 +19,14 @@ from omoide.ingest.sources import collect
 from omoide.ingest.sources.base import Collected, visible_files
 
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
+# The files a folder source is read from (activitywatch: its *.json exports).
+_FOLDER_FILES = {
+    "chat": "*.jsonl",
+    "line": "*.txt",
+    "chatgpt": "conversations.json",
+    "claude": "conversations.json",
+    "discord": "*.json",
+}
 _SQLITE_SIDECARS = ("-wal", "-journal")
 # A day's collections, kept from computing its key until the ingest that follows takes
 # them, so a day is read once. Only the latest few are kept (a backfill works on a few
@@ -46,7 +54,7 @@ def input_files(source: SourceConfig, day: date) -> list[Path]:
         return sorted(
             f for d in (-1, 0, 1) for f in visible_files(path, f"{day + timedelta(days=d)}.md")
         )
-    return visible_files(path, "*.jsonl" if source.kind == "chat" else "*.json")
+    return visible_files(path, _FOLDER_FILES.get(source.kind, "*.json"))
 
 
 def collected_fingerprint(collected: Collected) -> str:

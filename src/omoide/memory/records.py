@@ -20,6 +20,7 @@ import pandas as pd
 
 from omoide.core import schemas
 from omoide.core.ids import stable_id
+from omoide.core.kinds import ASSISTANT_CHAT_KINDS
 
 COLLECTOR = "collector"
 CHAT_CONTEXT = 1  # messages on each side of a chat message kept as its context
@@ -74,7 +75,7 @@ def chat_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame
                     "memory_id": stable_id("memory", "chat", m.event_id),
                     "ts": m.ts,
                     "kind": "chat",
-                    "entities": sorted({str(m.title)} - {"nan", "", "None"}),
+                    "entities": _partners(getattr(m, "source", None), m.title),
                     "content": "\n".join(lines),
                     "confidence": 1.0,
                     "importance": 0.4,
@@ -84,6 +85,17 @@ def chat_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame
                 }
             )
     return _frame(rows, day, now)
+
+
+def _partners(source: object, title: object) -> list[str]:
+    """A chat message's source kind + conversation title -> the title as an entity, if it names one.
+
+    In a messenger the title is the friend or group one talks with; an AI chat's title is
+    its topic ("Python date parsing"), which is no one to know.
+    """
+    if source in ASSISTANT_CHAT_KINDS:
+        return []
+    return sorted({str(title)} - {"nan", "", "None"})
 
 
 def session_line(s: object, tz: str) -> str:

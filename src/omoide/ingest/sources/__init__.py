@@ -25,6 +25,14 @@ def _collector(kind: str) -> Collector:
         from omoide.ingest.sources.notes import collect as fn
     elif kind == "chat":
         from omoide.ingest.sources.chat import collect as fn
+    elif kind == "line":
+        from omoide.ingest.sources.line import collect as fn
+    elif kind == "chatgpt":
+        from omoide.ingest.sources.chatgpt import collect as fn
+    elif kind == "claude":
+        from omoide.ingest.sources.claude import collect as fn
+    elif kind == "discord":
+        from omoide.ingest.sources.discord import collect as fn
     else:  # pragma: no cover - SourceConfig.kind is a Literal
         raise ValueError(kind)
     return fn
