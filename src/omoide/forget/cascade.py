@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+from omoide.core.kinds import CHAT_SOURCE_KINDS
 from omoide.core.location import Remote
 from omoide.core.settings import Settings
 from omoide.forget import purge
@@ -48,7 +49,7 @@ def preview(settings: Settings, selector: Selector) -> tuple[Selection, dict[str
             [
                 s.path
                 for s in settings.sources
-                if s.path is not None and s.kind in ("notes", "chat")
+                if s.path is not None and s.kind in ("notes", *CHAT_SOURCE_KINDS)
             ],
             selection.needles,
             settings.home,

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from omoide.core.kinds import ASSISTANT_CHAT_KINDS
 from omoide.memory.day_summary import DaySummary, Highlight
 from omoide.memory.records import activity_sessions
 from omoide.memory.terms import terms, word_count
@@ -163,7 +164,9 @@ def _mentioned(events: pd.DataFrame) -> list[str]:
     names: Counter[str] = Counter()
     for ents in events.loc[events["event_type"].isin(["note", "retain"]), "entities"]:
         names.update(ents if ents is not None else [])
-    chats = events.loc[events["event_type"] == "chat", "title"].dropna()
+    # An AI conversation's title is its topic, not someone the day was spent with.
+    with_people = (events["event_type"] == "chat") & ~events["source"].isin(ASSISTANT_CHAT_KINDS)
+    chats = events.loc[with_people, "title"].dropna()
     names.update(c for c in chats if c and c != "assistant")
     return [n for n, _ in names.most_common(8)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from omoide.memory.extractive_digest import DIGEST_MODEL, active_seconds, time_by_activity
 from omoide.memory.summarize import summarize_day
 
@@ -76,3 +78,11 @@ def test_empty_day_still_has_a_digest():
     )
     assert empty.summary.startswith("Friday 2026-11-20")
     assert empty.facts == [] and empty.highlights == []
+
+
+def test_an_ai_conversations_title_is_not_someone_mentioned(events, sessions):
+    chat = events[events["event_type"] == "chat"].head(1).copy()
+    chat["source"], chat["title"] = "chatgpt", "Python date parsing"
+    s = summarize_day(pd.concat([events, chat], ignore_index=True), sessions, DAY, TZ, None)
+    assert "Python date parsing" not in s.summary
+    assert "Mina" in s.summary  # a messenger conversation's partner still is

@@ -91,7 +91,10 @@ def _parse_ts(value: object) -> datetime | str:
         return "unparseable timestamp"
     if ts.tzinfo is None or ts.utcoffset() is None:
         return "timestamp without timezone"
-    return ts.astimezone(UTC)
+    try:
+        return ts.astimezone(UTC)
+    except OverflowError:  # year 1 or 9999 moved across midnight by its offset
+        return "timestamp out of range"
 
 
 def chat_events(

@@ -105,6 +105,7 @@ def test_ids_are_stable_across_reformatting_and_repeats_merge(tmp_path: Path) ->
         (True, "missing or non-time 'ts'"),
         (float("nan"), "epoch timestamp is not finite"),
         (1e20, "epoch timestamp out of range"),
+        ("9999-12-31T23:59:59-05:00", "timestamp out of range"),
         ({"t": 1}, "'ts' is neither ISO 8601 text nor epoch seconds"),
     ],
 )
