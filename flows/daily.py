@@ -198,6 +198,7 @@ def stage_args(
         tz=settings.timezone,
         llm=choose_llm(settings.llm),
         now=now,
+        me=settings.me,
     )
     return common, sess_args, sum_args
 

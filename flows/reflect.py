@@ -11,7 +11,6 @@ from prefect.runtime import flow_run
 
 from omoide.core.days import local_day
 from omoide.core.errors import OmoideError
-from omoide.core.kinds import OWN_SPEAKER
 from omoide.core.settings import LLMSettings, Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.reflect.report import merge_results
@@ -73,7 +72,7 @@ def reflect_steps(
         label=label,
         now=now,
         # Without a name, the user is the speaker chat exports mark as the user ("me").
-        me=(settings.user_name or OWN_SPEAKER,),
+        me=settings.me,
         people=tuple(settings.people),
         tz=settings.timezone,
         analyse=analyse,

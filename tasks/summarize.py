@@ -12,6 +12,7 @@ from prefect.context import TaskRunContext
 from omoide import __version__, quality
 from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
+from omoide.core.kinds import OWN_SPEAKER
 from omoide.core.settings import LLMSettings
 from omoide.ingest.sanitize import pii_residue
 from omoide.llm import cached_ollama
@@ -24,7 +25,8 @@ from omoide.tasks.artifacts import publish_markdown, publish_quality
 from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
-SUMMARIZE_VERSION = f"{__version__}-2"  # -2: entity links on records, CJK digest terms
+# -2: entity links on records, CJK digest terms; -3: memory types
+SUMMARIZE_VERSION = f"{__version__}-3"
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -43,6 +45,7 @@ def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> 
         "none" if llm is None else f"{llm.host}|{llm.model}|{llm.chunk_tokens}",
         partition_digest(lake, "events", day),
         partition_digest(lake, "sessions", day),
+        *parameters.get("me", ()),
     )
 
 
@@ -62,8 +65,9 @@ def summarize_and_write(
     tz: str,
     llm: LLMSettings | None,
     now: datetime,
+    me: tuple[str, ...] = (OWN_SPEAKER,),
 ) -> dict[str, Any]:
-    """Lake day (+ Ollama settings, or None for the embedded digest) -> vault file + lake facts."""
+    """Lake day (+ Ollama settings, or None for the embedded digest; the user's names) -> vault file + lake facts."""
     events, sessions = read_events(lake_dir, day), read_sessions(lake_dir, day)
     model = (
         None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION, gate=llm_gate(llm))
@@ -73,7 +77,7 @@ def summarize_and_write(
     summary = summarize_day(events, sessions, day, tz, model, budget)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
     records = day_records(events, sessions, day, tz, now)
-    rows = day_memories(records, summary, written.path, written.lines, home, tz, now)
+    rows = day_memories(records, summary, written.path, written.lines, home, tz, now, me)
     start, end = day_bounds(day, tz)
     check = quality.validate(
         rows.assign(pii_residue=pii_residue(rows.rename(columns={"content": "text"}))),

@@ -148,3 +148,19 @@ def test_no_result_list_cites_a_record_twice(sample_two_days: Path) -> None:
         assert len(cited) == len(set(cited)), question
         sources = [hit["source"] for hit in found]
         assert len(sources) == len(set(sources)), question
+
+
+def test_recall_shows_and_filters_how_each_memory_is_known(sample_two_days: Path) -> None:
+    found = _asked(sample_two_days, "Peter flat sync bug", "--k", "20")
+    assert {hit["memory_type"] for hit in found} <= {"direct", "heard", "inferred"}
+    for hit in found:
+        assert (hit["heard_from"] is not None) == (hit["memory_type"] == "heard"), hit
+        if hit["kind"] in ("digest", "session"):
+            assert hit["memory_type"] == ("inferred" if hit["kind"] == "digest" else "direct")
+    heard = _asked(sample_two_days, "Peter flat sync bug", "--type", "heard")
+    assert heard and all(h["memory_type"] == "heard" and h["kind"] == "chat" for h in heard)
+    assert all(h["heard_from"] not in ("", None) for h in heard)
+    mine = _asked(sample_two_days, "Peter flat sync bug", "--type", "direct", "--type", "inferred")
+    assert mine and all(h["memory_type"] != "heard" for h in mine)
+    r = run_cli("recall", "Peter", "--type", "rumour", home=sample_two_days)
+    assert r.returncode != 0 and "unknown memory type" in r.stderr

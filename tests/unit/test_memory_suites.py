@@ -26,6 +26,7 @@ def _facts(**changes: object) -> pd.DataFrame:
         "source_refs": ["n#L3"],
         "backend": "ollama:x",
         "recorded_at": START,
+        "memory_type": "inferred",
     }
     df = schemas.conform(pd.DataFrame([{**row, **changes}]), schemas.FACTS)
     return df.assign(pii_residue=pii_residue(df.rename(columns={"content": "text"})))
@@ -46,6 +47,8 @@ def test_good_facts_pass():
     ("change", "expect"),
     [
         ({"kind": "X"}, "expect_column_values_to_be_in_set:kind"),
+        ({"memory_type": "rumour"}, "expect_column_values_to_be_in_set:memory_type"),
+        ({"memory_type": None}, "expect_column_values_to_not_be_null:memory_type"),
         ({"confidence": 1.5}, "expect_column_values_to_be_between:confidence"),
         ({"ts": pd.Timestamp("2026-11-22T09:00Z")}, "expect_column_values_to_be_between:ts"),
         (

@@ -69,15 +69,18 @@ def build_server(settings: Settings) -> MCPServer:
         entities: list[str] | None = None,
         k: int | None = None,
         token_budget: int | None = None,
+        types: list[str] | None = None,
     ) -> str:
         """Search the memory: hybrid full-text and semantic search x time decay x importance.
 
         since/until: 30d, 12h, 2w, 6m, 1y (ago) or YYYY-MM-DD. kinds: note, chat, session,
         digest, and the retained facts W (world), B (experience), O (opinion), S (summary).
-        Returns a JSON list of memories (memory_id, kind, ts, content, source citation,
-        entities, score and its parts), best first.
+        types: direct (lived or written by the person), heard (told by someone: heard_from),
+        inferred (derived by a rule or a model). Returns a JSON list of memories (memory_id,
+        kind, memory_type, heard_from, ts, content, source citation, entities, score and its
+        parts), best first.
         """
-        asked = Asked(query, since, until, kinds, entities, k, token_budget)
+        asked = Asked(query, since, until, kinds, entities, k, token_budget, types)
         return _json(lambda: recall_answer(opened["memory"], asked))
 
     @server.tool(name="day")

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from omoide.core.errors import OmoideError
-from omoide.core.kinds import MEMORY_KINDS
+from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -69,6 +69,13 @@ def recall_command(
     entity: Annotated[
         list[str] | None, typer.Option("--entity", help="Entities to match (repeat).")
     ] = None,
+    memory_type: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--type",
+            help=f"Memory types to keep (repeat): {', '.join(MEMORY_TYPES)}.",
+        ),
+    ] = None,
     budget: Annotated[int | None, typer.Option(min=1, help="Token budget of the results.")] = None,
     rehearse: Annotated[
         bool, typer.Option(help="Count this recall as a rehearsal of what it returns.")
@@ -115,7 +122,7 @@ def recall_command(
         return
     if not query:
         raise OmoideError("give a query, or --around MEMORY_ID")
-    asked = Asked(query, since, until, kind, entity, k, budget)
+    asked = Asked(query, since, until, kind, entity, k, budget, memory_type)
     results = recall_asked(
         table, embedder, asked, settings.recall, settings.timezone, now, rehearse, forgetting
     )
@@ -127,12 +134,18 @@ def recall_command(
         item = r.to_json()
         when = datetime.fromisoformat(item["ts"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
         out.print(
-            f"[bold]{item['score']:.3f}[/]  {when}  [cyan]{item['kind']}[/]  {escape(item['source'])}",
+            f"[bold]{item['score']:.3f}[/]  {when}  [cyan]{item['kind']}[/]  "
+            f"{_typed(item['memory_type'], item['heard_from'])}  {escape(item['source'])}",
             highlight=False,
         )
         out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
     if not results:
         out.print("nothing recalled")
+
+
+def _typed(memory_type: str, heard_from: str | None) -> str:
+    """A result's type (+ who told it) -> how the listing shows it: direct, heard from Peter, inferred."""
+    return escape(f"heard from {heard_from}" if heard_from else memory_type)
 
 
 def reindex_command() -> None:

@@ -1,4 +1,4 @@
-"""The closed vocabularies of the data: event types, source kinds, memory kinds (no dependencies)."""
+"""The closed vocabularies of the data: event types, source kinds, memory kinds and types (no dependencies)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,14 @@ FACT_KINDS = ("W", "B", "O", "S")
 RECORD_KINDS = ("note", "chat", "session")
 DERIVED_KINDS = (*FACT_KINDS, "digest")
 MEMORY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
+# How a memory is known (hybrid-memory design): lived or written by the user, told by
+# someone (`heard_from` names them), or derived by a rule or a model (its `backend` and
+# `confidence` say which and how sure).
+MEMORY_TYPES = ("direct", "heard", "inferred")
+# Backends of memories the user lived or wrote: the collectors' records and `## Retain` lines.
+OWN_BACKENDS = ("collector", "user")
+
+
+def backend_type(backend: object) -> str:
+    """A memory's backend -> "direct" for the user's own records and retained lines, else "inferred"."""
+    return "direct" if backend in OWN_BACKENDS else "inferred"

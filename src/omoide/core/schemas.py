@@ -5,6 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pyarrow as pa
 
+from omoide.core.kinds import backend_type
+
 TS = pa.timestamp("us", tz="UTC")
 
 EVENTS = pa.schema(
@@ -65,6 +67,9 @@ FACTS = pa.schema(
             "backend", pa.string(), nullable=False
         ),  # "ollama:<model>", "embedded:digest", "collector"
         pa.field("recorded_at", TS, nullable=False),
+        # omoide.core.kinds.MEMORY_TYPES; who told it, for "heard"
+        pa.field("memory_type", pa.string(), nullable=False),
+        pa.field("heard_from", pa.string()),
     ]
 )
 
@@ -189,3 +194,18 @@ def to_table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
     # Pandas metadata would pin reader-side dtypes (e.g. Arrow-backed lists that some pandas
     # versions cannot rebuild); the lake stays plain Arrow, readable by any engine.
     return table.replace_schema_metadata(None)
+
+
+def typed_by_backend(facts: pd.DataFrame) -> pd.DataFrame:
+    """Memory rows -> the same rows, a missing `memory_type` filled from the backend.
+
+    Rows written before memory types existed, or made by code that does not type them: the
+    user's records and retained lines are direct, the rest inferred (a day summarized again
+    types its chat messages heard or direct, see omoide.memory.memory_types).
+    """
+    if "memory_type" in facts and not facts["memory_type"].isna().any():
+        return facts
+    out = facts.copy()
+    known = out["memory_type"] if "memory_type" in out else pd.Series(None, index=out.index)
+    out["memory_type"] = known.where(known.notna(), out["backend"].map(backend_type))
+    return out

@@ -16,7 +16,7 @@ from pydantic_settings import (
 
 from omoide.core.days import zone
 from omoide.core.errors import ConfigError
-from omoide.core.kinds import CHAT_EXPORT_KINDS
+from omoide.core.kinds import CHAT_EXPORT_KINDS, OWN_SPEAKER
 from omoide.core.location import StorePath, store_root
 
 SourceKind = Literal[
@@ -187,6 +187,11 @@ class Settings(BaseSettings):
         home = Path(explicit).expanduser().resolve() if explicit else home_from_env()
         toml = home / "omoide.toml"
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml))
+
+    @property
+    def me(self) -> tuple[str, ...]:
+        """-> the speaker names of the user's own chat messages ("me" when user_name is unset)."""
+        return (self.user_name.strip() or OWN_SPEAKER,)
 
     @property
     def storage_root(self) -> StorePath:

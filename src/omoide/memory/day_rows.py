@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
 
@@ -11,8 +11,10 @@ import pandas as pd
 from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
+from omoide.core.kinds import OWN_SPEAKER
 from omoide.memory.day_summary import DaySummary
 from omoide.memory.entity_links import linked_entities
+from omoide.memory.memory_types import with_memory_types
 from omoide.memory.records import activity_sessions, session_line
 
 DIGEST_IMPORTANCE = 0.6
@@ -48,13 +50,15 @@ def day_memories(
     home: Path,
     tz: str,
     now: datetime,
+    me: Collection[str] = (OWN_SPEAKER,),
 ) -> pd.DataFrame:
-    """Fine-grained records + summary + the daily file and each memory's line in it -> every memory row of the day.
+    """Fine-grained records + summary + the daily file and each memory's line in it (+ the user's names) -> every memory row of the day.
 
     Sessions and derived facts cite the vault line they were written on; a note, chat
     message or the user's own `## Retain` line cites the record itself, the words the user
     actually wrote or read. Notes and chat messages take the day's entities they name or a
-    retained fact restates (`omoide.memory.entity_links`).
+    retained fact restates (`omoide.memory.entity_links`). Every row gets its memory type
+    (`omoide.memory.memory_types`): `me` are the names the user's own chat messages carry.
     """
     day = summary.day
     start, _ = day_bounds(date.fromisoformat(day), tz)
@@ -97,6 +101,7 @@ def day_memories(
     derived["day"] = day
     derived["recorded_at"] = pd.Timestamp(now)
     out = pd.concat([recs, schemas.conform(derived, schemas.FACTS)], ignore_index=True)
+    out = with_memory_types(out, me)
     out["ts"] = pd.to_datetime(out["ts"], utc=True)
     # Citations inside OMOIDE_HOME are shown relative to it: shorter, and a moved home still resolves.
     prefix = home.resolve().as_posix().rstrip("/") + "/"

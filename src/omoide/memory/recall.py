@@ -15,8 +15,8 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     confidence = 0.5 + 0.5 · confidence
     strength   = 1 + STRENGTH_GAIN · ln(1 + recall_count)       (rehearsal, mild)
     window     = 1 inside the time window the question names, OUT_OF_WINDOW (0.5) outside
-    authorship = BROWSED (0.8) for a browsing/app session, RESTATED (0.8) for a day's digest,
-                 1 for the user's own words
+    authorship = BROWSED (0.8) for a browsing/app session, INFERRED (0.8) for an inferred
+                 memory (a day's digest, a model's fact), 1 for what was lived, written or heard
     score      = relevance · recency · importance · confidence · strength · window · authorship
 
 Why lexical-dominant: on LoCoMo a stemmed, stop-worded BM25 over turns indexed with their
@@ -66,7 +66,7 @@ from pydantic import BaseModel
 
 from omoide.core.days import parse_when
 from omoide.core.errors import OmoideError
-from omoide.core.kinds import MEMORY_KINDS
+from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.distinct import distinct
@@ -91,13 +91,15 @@ OUT_OF_WINDOW = 0.5
 STRENGTH_GAIN = 0.05
 FORGETTING_FLOOR = 0.8
 BROWSED = 0.8
-RESTATED = 0.8
+INFERRED = 0.8
 MIN_CREDIT = 0.3
 POOL_MIN = 50
 POOL_PER_K = 5
 COLUMNS = [
     "memory_id",
     "kind",
+    "memory_type",
+    "heard_from",
     "ts",
     "day",
     "entities",
@@ -124,7 +126,7 @@ class ScoreParts(BaseModel):
     strength: float
     window: float = 1.0  # OUT_OF_WINDOW when the question named a time and this lies outside
     entity: float = 0.0  # credit for a tag the question names; lexical includes it
-    # BROWSED for a session, RESTATED for a digest, 1 for the user's own words
+    # BROWSED for a session, INFERRED for a digest or a model's fact, 1 otherwise
     authorship: float = 1.0
 
 
@@ -133,6 +135,8 @@ class Recalled(BaseModel):
 
     memory_id: str
     kind: str
+    memory_type: str  # direct, heard or inferred (omoide.memory.memory_types)
+    heard_from: str | None = None
     ts: str
     day: str
     entities: list[str]
@@ -155,8 +159,9 @@ def prefilter(
     until: datetime | None = None,
     kinds: Sequence[str] | None = None,
     entities: Sequence[str] | None = None,
+    types: Sequence[str] | None = None,
 ) -> str | None:
-    """Filters -> LanceDB SQL `where` (since inclusive, until exclusive, any entity), or None."""
+    """Filters -> LanceDB SQL `where` (since inclusive, until exclusive, any entity, any type), or None."""
     parts = []
     if since is not None:
         parts.append(f"ts >= {sql_ts(since)}")
@@ -167,6 +172,9 @@ def prefilter(
         if bad:
             raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
         parts.append(f"kind IN ({sql_list(kinds)})")
+    if types:
+        check_types(types)
+        parts.append(f"memory_type IN ({sql_list(types)})")
     keys = [k for k in dict.fromkeys(entity_key(e) for e in entities or ()) if k]
     if keys:
         # Lance SQL has no case-insensitive array_has; match the joined, lower-cased list.
@@ -198,11 +206,12 @@ def _tagged_pool(
     until: datetime | None,
     kinds: Sequence[str] | None,
     entities: Sequence[str] | None,
+    types: Sequence[str] | None = None,
 ) -> tuple[list[int], np.ndarray]:
     """Query vector + row ids of tagged memories + the filters -> the n nearest that pass, with their cosine."""
     rows = (
         table.take_row_ids(rowids)
-        .select(["vector", "ts", "kind", "entities"])
+        .select(["vector", "ts", "kind", "memory_type", "entities"])
         .with_row_id()
         .to_arrow()
     )
@@ -214,6 +223,8 @@ def _tagged_pool(
         keep &= ts < np.datetime64(until.astimezone(UTC).replace(tzinfo=None), "us")
     if kinds:
         keep &= np.isin(rows["kind"].to_numpy(zero_copy_only=False), list(kinds))
+    if types:
+        keep &= np.isin(rows["memory_type"].to_numpy(zero_copy_only=False), list(types))
     wanted = {entity_key(e) for e in entities or ()} - {""}
     if wanted:
         keep &= np.array(
@@ -293,14 +304,15 @@ def recall(
     w_time: float = W_TIME,
     forgetting: bool = False,
     window: tuple[datetime, datetime] | None = None,
+    types: Sequence[str] | None = None,
 ) -> list[Recalled]:
     """Query + filters (+ a time window to favour) -> up to k memories, best first (see the module docstring)."""
-    where = prefilter(since, until, kinds, entities)
+    where = prefilter(since, until, kinds, entities, types)
     inside = None
     if window is not None:
         start = max(window[0], since) if since else window[0]
         end = min(window[1], until) if until else window[1]
-        inside = prefilter(start, end, kinds, entities) if start < end else None
+        inside = prefilter(start, end, kinds, entities, types) if start < end else None
     n = max(POOL_MIN, POOL_PER_K * k)
     vector = embedder.embed([query or " "], query=True)[0]
     wheres = [where] if inside is None else [where, inside]
@@ -311,7 +323,7 @@ def recall(
         {r for key, c in credits.items() if c >= MIN_CREDIT for r in index.rows.get(key, ())}
     )
     if tagged:  # the memories tagged with what was asked join the pool even when their words differ
-        pools.append(_tagged_pool(table, vector, tagged, n, since, until, kinds, entities))
+        pools.append(_tagged_pool(table, vector, tagged, n, since, until, kinds, entities, types))
     semantic = _normalised(*_merged(*pools), floor=None)
     lexical: dict[int, float] = {}
     if any(ch.isalnum() for ch in query):
@@ -358,7 +370,10 @@ def recall(
         lo, hi = (np.datetime64(w.astimezone(UTC).replace(tzinfo=None), "us") for w in window)
         in_window = np.where((ts >= lo) & (ts < hi), 1.0, OUT_OF_WINDOW)
     kinds_of = rows["kind"].to_numpy(zero_copy_only=False)
-    authorship = np.select([kinds_of == "session", kinds_of == "digest"], [BROWSED, RESTATED], 1.0)
+    types_of = rows["memory_type"].to_numpy(zero_copy_only=False)
+    authorship = np.select(
+        [kinds_of == "session", types_of == "inferred"], [BROWSED, INFERRED], 1.0
+    )
     score = relevance * recency * importance * confidence * strength * in_window * authorship
     order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
     shown = distinct(
@@ -414,6 +429,14 @@ class Asked:
     entities: Sequence[str] | None = None
     k: int | None = None  # default: [recall] k
     token_budget: int | None = None  # default: [recall] token_budget
+    types: Sequence[str] | None = None  # direct, heard, inferred
+
+
+def check_types(types: Sequence[str]) -> None:
+    """Memory types asked for -> nothing, or OmoideError naming the unknown ones."""
+    bad = sorted(set(types) - set(MEMORY_TYPES))
+    if bad:
+        raise OmoideError(f"unknown memory type(s) {bad}; types are {', '.join(MEMORY_TYPES)}")
 
 
 def recall_asked(
@@ -430,6 +453,7 @@ def recall_asked(
     bad = sorted(set(asked.kinds or []) - set(MEMORY_KINDS))
     if bad:
         raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
+    check_types(asked.types or [])
     query, window = asked.query, None
     if not (asked.since or asked.until):
         named = time_window(asked.query, tz, now)
@@ -446,6 +470,7 @@ def recall_asked(
         until=parse_when(asked.until, tz, now) if asked.until else None,
         kinds=asked.kinds or None,
         entities=asked.entities or None,
+        types=asked.types or None,
         decay_lambda=knobs.decay_lambda,
         token_budget=asked.token_budget or knobs.token_budget,
         rehearse=rehearse,

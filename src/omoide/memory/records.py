@@ -82,6 +82,8 @@ def chat_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame
                     "source": m.source_ref,
                     "source_refs": [m.source_ref],
                     "backend": COLLECTOR,
+                    # the speaker, until memory_types keeps it only for someone else's words
+                    "heard_from": m.actor if isinstance(m.actor, str) else None,
                 }
             )
     return _frame(rows, day, now)

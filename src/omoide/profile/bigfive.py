@@ -132,14 +132,16 @@ def chat_speakers(memories: pd.DataFrame) -> set[str]:
 def own_texts(memories: pd.DataFrame, me: Iterable[str] = ()) -> list[OwnText]:
     """Memory rows + the user's chat names -> notes, the user's chat lines and B/O facts, in time order.
 
-    Without `me` no chat line can be told to be the user's, so chat is left out.
+    Without `me` no chat line can be told to be the user's, so chat is left out; a note or
+    fact typed "heard" (what someone told the user) is not the user's own words.
     """
     names = {m.casefold() for m in me}
     seen: set[str] = set()
     out: list[OwnText] = []
     for row in memories.sort_values(["ts", "memory_id"]).itertuples(index=False):
         texts: list[str] = []
-        if row.kind == "note" or row.kind in OWN_KINDS:
+        heard = getattr(row, "memory_type", None) == "heard"  # someone else's words, noted
+        if (row.kind == "note" or row.kind in OWN_KINDS) and not heard:
             texts = [str(row.content)]
         elif row.kind == "chat" and names:
             texts = [t for s, t in chat_lines(str(row.content)) if s.casefold() in names]

@@ -129,6 +129,8 @@ class _Fact:
     content: str
     confidence: float
     vector: np.ndarray
+    # A heard opinion ("Peter thinks …") is evidence about an opinion, never the user's own.
+    heard: bool = False
 
 
 def has_negation(text: str) -> bool:
@@ -173,7 +175,7 @@ def judge_prompt(statement: str, fact_text: str) -> str:
 
 def _weighed(fact: _Fact, judgement: Judgement) -> tuple[Relation, float]:
     """Content judgement -> (relation, strength) after an O-fact's own certainty."""
-    if fact.kind != "O" or judgement.relation == "unrelated":
+    if fact.kind != "O" or fact.heard or judgement.relation == "unrelated":
         return judgement.relation, judgement.strength
     # O(c=0.2) restating an opinion is doubt about it: the sign follows c, the weight |2c-1|.
     relation = judgement.relation
@@ -201,6 +203,7 @@ def _facts(frame: pd.DataFrame) -> list[_Fact]:
                 content=str(r.content),
                 confidence=float(r.confidence),
                 vector=np.asarray(r.vector, dtype=np.float32),
+                heard=getattr(r, "memory_type", None) == "heard",
             )
         )
     return sorted(out, key=lambda f: (f.ts, f.memory_id))
@@ -311,7 +314,7 @@ def update_opinions(
             relation, strength = _weighed(fact, judgement)
             current[i], change = _apply(current[i], fact, relation, strength, who, now)
             changes.append(change)
-        if fact.kind == "O" and not related:
+        if fact.kind == "O" and not fact.heard and not related:
             op, change = _founded(fact, now)
             current.append(op)
             changes.append(change)

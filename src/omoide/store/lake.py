@@ -169,12 +169,14 @@ def partition_digest(lake_dir: StorePath, stage: str, day: date) -> str:
 def write_facts(lake_dir: StorePath, day: date, facts: pd.DataFrame) -> StorePath:
     """Memory rows of a day -> lake/facts/day=D/facts.parquet (derived: replaced whole)."""
     path = part_path(lake_dir, "facts", day, "facts")
-    return _write_derived(path, facts, schemas.FACTS, "memory_id")
+    return _write_derived(path, schemas.typed_by_backend(facts), schemas.FACTS, "memory_id")
 
 
 def read_facts(lake_dir: StorePath, day: date) -> pd.DataFrame:
     """Lake -> the memory rows summarize wrote for a day."""
-    return read_part(part_path(lake_dir, "facts", day, "facts"), schemas.FACTS)
+    return schemas.typed_by_backend(
+        read_part(part_path(lake_dir, "facts", day, "facts"), schemas.FACTS)
+    )
 
 
 def stage_days(lake_dir: StorePath, stage: str) -> list[date]:

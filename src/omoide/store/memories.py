@@ -40,6 +40,7 @@ from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from omoide.core import schemas
 from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.core.ids import stable_id
+from omoide.core.kinds import OWN_BACKENDS, backend_type
 from omoide.embed.base import Embedder
 from omoide.store.connect import connect_db
 
@@ -131,7 +132,25 @@ def open_memories(
             f"but the configured model is {embedder_model!r} ({dim} dims); "
             "run `omoide reindex` to drop and re-embed them"
         )
+    if "memory_type" not in table.schema.names:
+        add_memory_types(table)
     return table
+
+
+def add_memory_types(table: lancedb.table.Table) -> None:
+    """A memories table from before memory types -> `memory_type` and `heard_from` added.
+
+    Typed by backend (the user's records and retained lines direct, the rest inferred); chat
+    messages of other people become "heard" when summarize writes their day again (its
+    version changed with the types, so the next backfill does).
+    """
+    own = ", ".join(f"'{b}'" for b in OWN_BACKENDS)
+    table.add_columns({"memory_type": "'direct'", "heard_from": "CAST(NULL AS STRING)"})
+    table.update(where=f"backend NOT IN ({own})", values={"memory_type": "inferred"})
+    # The update moved those rows to new fragments: index them again, or their words are
+    # scored without the text index until the next run's upkeep.
+    table.optimize()
+    log.info("memories: memory_type and heard_from added (typed by backend)")
 
 
 def drop_memories(db_dir: Path) -> None:
@@ -175,18 +194,29 @@ def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
 
 
 def _facts(records: pa.Table | pd.DataFrame, now: datetime) -> pa.Table:
-    """Records in the FACTS schema -> arrow table, last row per memory_id, recorded_at filled."""
+    """Records in the FACTS schema -> arrow table, last row per memory_id, recorded_at and an unset memory type filled (by backend)."""
     if isinstance(records, pd.DataFrame):
         if records.empty:
             return schemas.FACTS.empty_table()
         frame = schemas.conform(records, schemas.FACTS)
         frame["recorded_at"] = frame["recorded_at"].fillna(now)
+        frame = schemas.typed_by_backend(frame)
         table = schemas.to_table(frame, schemas.FACTS)
     else:
         missing = [n for n in schemas.FACTS.names if n not in records.column_names]
         if missing:
             raise OmoideError(f"memory records lack column(s) {missing}")
         table = records.select(schemas.FACTS.names)
+        if table["memory_type"].null_count:
+            typed = [
+                t or backend_type(b)
+                for t, b in zip(
+                    table["memory_type"].to_pylist(), table["backend"].to_pylist(), strict=True
+                )
+            ]
+            table = table.set_column(
+                table.schema.get_field_index("memory_type"), "memory_type", pa.array(typed)
+            )
         recorded = pc.fill_null(table["recorded_at"].cast(schemas.TS), pa.scalar(now, schemas.TS))
         table = table.set_column(
             table.schema.get_field_index("recorded_at"), "recorded_at", recorded

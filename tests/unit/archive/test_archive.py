@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zipfile
 from datetime import UTC, date, datetime
@@ -176,3 +177,31 @@ def test_a_damaged_or_foreign_archive_is_refused_and_the_home_stays_empty(tmp_pa
         pytest.raises(ArchiveError, match="expected 'omoide-export'"),
     ):
         read_manifest(zf, foreign)
+
+
+def test_an_archive_from_before_memory_types_is_typed_by_backend(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(dim=16)
+    archive, old = tmp_path / "new.zip", tmp_path / "old.zip"
+    export_home(get_settings(home=_home(tmp_path / "a", embedder)), archive)
+    with zipfile.ZipFile(archive) as src, zipfile.ZipFile(old, "w") as dst:
+        manifest = json.loads(src.read("manifest.json"))
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "tables/memories.jsonl":
+                rows = [json.loads(line) for line in data.decode().splitlines()]
+                data = "".join(
+                    json.dumps(
+                        {k: v for k, v in r.items() if k not in ("memory_type", "heard_from")}
+                    )
+                    + "\n"
+                    for r in rows
+                ).encode()
+                manifest["files"][item.filename] = hashlib.sha256(data).hexdigest()
+            if item.filename != "manifest.json":
+                dst.writestr(item.filename, data)
+        dst.writestr("manifest.json", json.dumps(manifest))
+    target = tmp_path / "b"
+    with zipfile.ZipFile(old) as zf:
+        counts = import_home(get_settings(home=target), zf, read_manifest(zf, old), old, embedder)
+    assert counts["memories"] == 3
+    assert {r["memory_type"] for r in _rows(target / "lancedb", "memories")} == {"direct"}
