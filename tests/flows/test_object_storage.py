@@ -28,16 +28,48 @@ def _nothing_local(home: Path) -> None:
     assert not list(home.rglob("*.parquet")) and not list(home.rglob("*.lance"))
 
 
+def _omoide(
+    home: Path, env: dict[str, str], *args: str, trace: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`omoide ARGS` as a fresh home runs it (its own Prefect), strace watching when `trace` is given."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "OMOIDE_"))}
+    tracer = [
+        "strace",
+        "-f",
+        "-qq",
+        "-e",
+        "trace=connect,sendto,sendmsg,sendmmsg",
+        "-o",
+        str(trace),
+    ]
+    return subprocess.run(
+        [
+            *(tracer if trace is not None else []),
+            *(sys.executable, "-c", "from omoide.cli.app import main; main()", *args),
+        ],
+        env={**clean, **env, "OMOIDE_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
 @pytest.mark.slow
 def test_backfill_recall_and_forget_run_against_object_storage(
     tmp_path: Path, s3: dict[str, str]
 ) -> None:
+    """Also: no region lookup, no instance-metadata call — the store's only peer is the endpoint."""
     home = tmp_path / "home"
     first, last = write_sample(home, days=2)
     env = {**s3, "OMOIDE_STORAGE_URI": URI}
-    days = ("--start", str(first), "--end", str(last), "--json")
-    r = run_cli("backfill", *days, home=home, timeout=900, **env)
+    days = ("--start", str(first), "--end", str(last))
+    trace = tmp_path / "trace" if shutil.which("strace") else None
+    r = _omoide(home, env, "backfill", *days, trace=trace)
     assert r.returncode == 0, r.stderr[-3000:]
+    if trace is not None:  # strace is installed (CI has it)
+        text = trace.read_text(errors="replace")
+        assert f"htons({s3['AWS_ENDPOINT_URL'].rsplit(':', 1)[1]})" in text  # the store's traffic
+        assert offending(text) == []
     _nothing_local(home)
     stored = keys(s3, "people/me/")
     assert any(k.startswith(f"people/me/lake/events/day={first}/") for k in stored)
@@ -47,56 +79,25 @@ def test_backfill_recall_and_forget_run_against_object_storage(
 
     memories = connect_db(Remote(URI) / "lancedb").open_table("memories")
     rows = memories.count_rows()
-    again = run_cli("backfill", *days, home=home, timeout=900, **env)
+    again = _omoide(home, env, "backfill", *days)
     assert again.returncode == 0, again.stderr[-3000:]
     assert memories.count_rows() == rows  # idempotent: no doubles
     assert set(keys(s3, "people/me/lake/")) == {k for k in stored if "/lake/" in k}
 
-    found = run_cli("recall", "booked ryokan Higashiyama", "--json", home=home, **env)
+    found = _omoide(home, env, "recall", "booked ryokan Higashiyama", "--json")
     assert found.returncode == 0, found.stderr[-3000:]
     results = json.loads(found.stdout)
     assert any("ryokan" in x["content"].lower() for x in results[:3])
     assert all({"memory_id", "kind", "ts", "day", "source"} <= set(x) for x in results)
     assert len({x["memory_id"] for x in results}) == len(results)
 
-    gone = run_cli("forget", "--match", "Higashiyama", "--yes", "--json", home=home, **env)
+    gone = _omoide(home, env, "forget", "--match", "Higashiyama", "--yes", "--json")
     assert gone.returncode == 0, gone.stderr[-3000:]
     receipt = json.loads(gone.stdout)
     assert receipt["removed"]["lancedb memories"] > 0
     assert receipt["scan"]["hits"] == []  # the scan read every object under the store too
-    after = run_cli("recall", "booked ryokan Higashiyama", "--json", home=home, **env)
+    after = _omoide(home, env, "recall", "booked ryokan Higashiyama", "--json")
     assert all("higashiyama" not in x["content"].lower() for x in json.loads(after.stdout))
-    _nothing_local(home)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
-def test_object_storage_reaches_only_the_configured_endpoint(
-    tmp_path: Path, s3: dict[str, str]
-) -> None:
-    """No region lookup, no instance-metadata call: the store's only peer is the endpoint given."""
-    home = tmp_path / "home"
-    first, _ = write_sample(home, days=1)
-    trace = tmp_path / "trace"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "OMOIDE_"))}
-    env |= {**s3, "OMOIDE_HOME": str(home), "OMOIDE_STORAGE_URI": URI}
-    run = subprocess.run(
-        [
-            *("strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg"),
-            *("-o", str(trace), sys.executable, "-c"),
-            "from omoide.cli.app import main; main()",
-            *("backfill", "--start", str(first), "--end", str(first)),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    text = trace.read_text(errors="replace")
-    port = s3["AWS_ENDPOINT_URL"].rsplit(":", 1)[1]
-    assert f"htons({port})" in text  # the trace saw the store's traffic
-    assert offending(text) == []
     _nothing_local(home)
 
 
