@@ -26,6 +26,11 @@ _INET = re.compile(r'sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')
 _INET6 = re.compile(r'sin6_port=htons\((\d+)\).*?inet_pton\(AF_INET6, "([^"]+)"')
 
 
+def strace(trace: Path) -> list[str]:
+    """Output file -> the strace command line that records every connect and send to it."""
+    return ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", str(trace)]
+
+
 def offending(trace: str) -> list[str]:
     """strace output -> the calls that reach beyond loopback, or ask a DNS server anything."""
     bad = []
@@ -66,13 +71,7 @@ def test_a_backfill_connects_to_nothing_beyond_loopback(
     env["OMOIDE_HOME"] = str(home)
     run = subprocess.run(
         [
-            "strace",
-            "-f",
-            "-qq",
-            "-e",
-            "trace=connect,sendto,sendmsg,sendmmsg",
-            "-o",
-            str(trace),
+            *strace(trace),
             sys.executable,
             "-c",
             "from omoide.cli.app import main; main()",

@@ -17,7 +17,7 @@ from omoide.core.store_lease import store_lease
 from omoide.sample import write_sample
 from omoide.store.connect import connect_db
 from tests.fakes import run_cli
-from tests.faults.test_no_network import offending
+from tests.faults.test_no_network import offending, strace
 from tests.s3_server import BUCKET, keys
 
 URI = f"s3://{BUCKET}/people/me"
@@ -33,18 +33,9 @@ def _omoide(
 ) -> subprocess.CompletedProcess[str]:
     """`omoide ARGS` as a fresh home runs it (its own Prefect), strace watching when `trace` is given."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "OMOIDE_"))}
-    tracer = [
-        "strace",
-        "-f",
-        "-qq",
-        "-e",
-        "trace=connect,sendto,sendmsg,sendmmsg",
-        "-o",
-        str(trace),
-    ]
     return subprocess.run(
         [
-            *(tracer if trace is not None else []),
+            *(strace(trace) if trace is not None else []),
             *(sys.executable, "-c", "from omoide.cli.app import main; main()", *args),
         ],
         env={**clean, **env, "OMOIDE_HOME": str(home)},

@@ -35,6 +35,7 @@ from omoide.ingest.sources.base import (
     read_source,
     visible_files,
 )
+from omoide.ingest.sources.chat_export import iso_time
 
 log = logging.getLogger(__name__)
 
@@ -85,16 +86,7 @@ def _parse_ts(value: object) -> datetime | str:
             return "epoch timestamp out of range"
     if not isinstance(value, str):
         return "'ts' is neither ISO 8601 text nor epoch seconds"
-    try:
-        ts = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return "unparseable timestamp"
-    if ts.tzinfo is None or ts.utcoffset() is None:
-        return "timestamp without timezone"
-    try:
-        return ts.astimezone(UTC)
-    except OverflowError:  # year 1 or 9999 moved across midnight by its offset
-        return "timestamp out of range"
+    return iso_time(value)
 
 
 def chat_events(

@@ -24,7 +24,7 @@ import logging
 import threading
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -111,6 +111,34 @@ def load_json(data: bytes, path: str) -> Any | Reject:
         return Reject(path, f"invalid JSON at line {exc.lineno} col {exc.colno}: {exc.msg}")
     except RecursionError:
         return Reject(path, "invalid JSON: nested too deeply")
+
+
+def document(data: bytes, path: str, parsed: Parsed) -> Any | None:
+    """File bytes -> the decoded JSON document, or None with the reason added to parsed's rejects."""
+    doc = load_json(data, path)
+    if isinstance(doc, Reject):
+        parsed.rejects.append(doc)
+        return None
+    return doc
+
+
+def conversations(
+    data: bytes, path: str, parsed: Parsed, export: str
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """A conversations.json's bytes -> (index, conversation) of each; what is not one goes to rejects."""
+    doc = document(data, path, parsed)
+    if doc is None:
+        return
+    if not isinstance(doc, list):
+        parsed.rejects.append(Reject(path, f"not a {export} export: not a list of conversations"))
+        return
+    for i, conv in enumerate(doc):
+        if isinstance(conv, dict):
+            yield i, conv
+        else:
+            parsed.rejects.append(
+                Reject(f"{path}#conversation-{i}", "conversation is not an object")
+            )
 
 
 def iso_time(value: object) -> datetime | str:

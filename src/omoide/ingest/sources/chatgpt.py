@@ -40,9 +40,9 @@ from omoide.ingest.sources.chat_export import (
     Parsed,
     Reading,
     collect_export,
+    conversations,
     epoch_time,
     export_files,
-    load_json,
     message,
     own_speaker,
 )
@@ -62,19 +62,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     """conversations.json bytes + reading -> every message it holds, and what it could not use."""
     parsed = Parsed()
-    doc = load_json(data, path)
-    if isinstance(doc, Reject):
-        parsed.rejects.append(doc)
-        return parsed
-    if not isinstance(doc, list):
-        parsed.rejects.append(Reject(path, "not a ChatGPT export: not a list of conversations"))
-        return parsed
-    for i, conv in enumerate(doc):
-        if not isinstance(conv, dict):
-            parsed.rejects.append(
-                Reject(f"{path}#conversation-{i}", "conversation is not an object")
-            )
-            continue
+    for i, conv in conversations(data, path, parsed, "ChatGPT"):
         conv_id = _text(conv.get("id")) or _text(conv.get("conversation_id")) or f"conversation-{i}"
         mapping = conv.get("mapping")
         if not isinstance(mapping, dict):

@@ -37,9 +37,9 @@ from omoide.ingest.sources.chat_export import (
     Parsed,
     Reading,
     collect_export,
+    conversations,
     export_files,
     iso_time,
-    load_json,
     message,
     own_speaker,
 )
@@ -57,19 +57,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     """conversations.json bytes + reading -> every message it holds, and what it could not use."""
     parsed = Parsed()
-    doc = load_json(data, path)
-    if isinstance(doc, Reject):
-        parsed.rejects.append(doc)
-        return parsed
-    if not isinstance(doc, list):
-        parsed.rejects.append(Reject(path, "not a Claude export: not a list of conversations"))
-        return parsed
-    for i, conv in enumerate(doc):
-        if not isinstance(conv, dict):
-            parsed.rejects.append(
-                Reject(f"{path}#conversation-{i}", "conversation is not an object")
-            )
-            continue
+    for i, conv in conversations(data, path, parsed, "Claude"):
         uuid = conv.get("uuid")
         conv_id = uuid if isinstance(uuid, str) and uuid else f"conversation-{i}"
         messages = conv.get("chat_messages")

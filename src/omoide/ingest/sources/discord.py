@@ -37,9 +37,9 @@ from omoide.ingest.sources.chat_export import (
     Parsed,
     Reading,
     collect_export,
+    document,
     export_files,
     iso_time,
-    load_json,
     message,
     named_speaker,
 )
@@ -58,9 +58,8 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     """One channel's export bytes + reading -> its messages, and what it could not use."""
     parsed = Parsed()
-    doc = load_json(data, path)
-    if isinstance(doc, Reject):
-        parsed.rejects.append(doc)
+    doc = document(data, path, parsed)
+    if doc is None:
         return parsed
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         parsed.rejects.append(
