@@ -38,7 +38,6 @@ from omoide.archive.rows import rows_table
 from omoide.core import schemas
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir
-from omoide.core.kinds import backend_type
 from omoide.core.location import Remote, StorePath, files_under, upload_folder
 from omoide.core.settings import Settings
 from omoide.embed.base import Embedder
@@ -174,7 +173,7 @@ def _restore_memories(
     for chunk in _lines(stream):
         if model is None or dim is None:
             raise ArchiveError("the archive holds memories but names no embedding model")
-        rows = _typed(rows_table(chunk, schemas.memories_schema(dim)))
+        rows = schemas.typed_rows(rows_table(chunk, schemas.memories_schema(dim)))
         if again:
             rows = _reembedded(rows, embedder)
         if table is None:
@@ -185,17 +184,6 @@ def _restore_memories(
     if table is not None:
         catch_up_indices(db_dir)
     return total, again and total > 0
-
-
-def _typed(rows: pa.Table) -> pa.Table:
-    """Memory rows of an archive made before memory types -> typed by backend (direct or inferred)."""
-    column = rows["memory_type"]
-    if not column.null_count:
-        return rows
-    guess = [backend_type(b) for b in rows["backend"].to_pylist()]
-    typed = [t if t is not None else g for t, g in zip(column.to_pylist(), guess, strict=True)]
-    at = rows.schema.get_field_index("memory_type")
-    return rows.set_column(at, rows.schema.field(at), pa.array(typed, pa.string()))
 
 
 def _with_origin_vectors(rows: pa.Table, db: Any, embedder: Embedder) -> pa.Table:

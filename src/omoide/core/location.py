@@ -95,12 +95,6 @@ class Remote:
 
         return bool(self._info().type == FileType.Directory)
 
-    def is_file(self) -> bool:
-        """-> whether this is one object."""
-        from pyarrow.fs import FileType
-
-        return bool(self._info().type == FileType.File)
-
     def stat(self) -> RemoteStat:
         """-> the object's size and modification time (nanoseconds)."""
         info = self._info()
@@ -181,13 +175,6 @@ def store_root(uri: str | None, home: Path) -> StorePath:
     return (home / Path(local).expanduser()).resolve()
 
 
-def arrow_target(path: StorePath) -> tuple[str, pafs.FileSystem | None]:
-    """A store path -> (path, filesystem) to hand to pyarrow's readers and writers."""
-    if isinstance(path, Remote):
-        return path.path, path.fs
-    return str(path), None
-
-
 def lancedb_options(path: StorePath) -> dict[str, str]:
     """A LanceDB folder -> the storage options LanceDB's object store needs for it.
 
@@ -235,22 +222,20 @@ def read_parquet(path: StorePath, schema: pa.Schema | None = None) -> pa.Table:
     """Parquet at a store path (+ the schema to read it in) -> Arrow table."""
     import pyarrow.parquet as pq
 
-    where, fs = arrow_target(path)
     if not isinstance(path, Remote):
-        return pq.read_table(where, schema=schema)
+        return pq.read_table(path, schema=schema)
     with reaching(path):
-        return pq.read_table(where, schema=schema, filesystem=fs)
+        return pq.read_table(path.path, schema=schema, filesystem=path.fs)
 
 
 def parquet_rows(path: StorePath) -> int:
     """Parquet at a store path -> its number of rows, from the footer."""
     import pyarrow.parquet as pq
 
-    where, fs = arrow_target(path)
     if not isinstance(path, Remote):
-        return int(pq.read_metadata(where).num_rows)
+        return int(pq.read_metadata(path).num_rows)
     with reaching(path):
-        return int(pq.read_metadata(where, filesystem=fs).num_rows)
+        return int(pq.read_metadata(path.path, filesystem=path.fs).num_rows)
 
 
 def size_under(folder: StorePath) -> int:

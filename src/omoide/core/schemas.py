@@ -209,3 +209,14 @@ def typed_by_backend(facts: pd.DataFrame) -> pd.DataFrame:
     known = out["memory_type"] if "memory_type" in out else pd.Series(None, index=out.index)
     out["memory_type"] = known.where(known.notna(), out["backend"].map(backend_type))
     return out
+
+
+def typed_rows(rows: pa.Table) -> pa.Table:
+    """Memory rows as Arrow -> the same rows, a missing `memory_type` filled from the backend."""
+    column = rows["memory_type"]
+    if not column.null_count:
+        return rows
+    backends = rows["backend"].to_pylist()
+    typed = [t or backend_type(b) for t, b in zip(column.to_pylist(), backends, strict=True)]
+    at = rows.schema.get_field_index("memory_type")
+    return rows.set_column(at, rows.schema.field(at), pa.array(typed, pa.string()))

@@ -40,7 +40,7 @@ from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from omoide.core import schemas
 from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.core.ids import stable_id
-from omoide.core.kinds import OWN_BACKENDS, backend_type
+from omoide.core.kinds import OWN_BACKENDS
 from omoide.embed.base import Embedder
 from omoide.store.connect import connect_db
 
@@ -207,16 +207,7 @@ def _facts(records: pa.Table | pd.DataFrame, now: datetime) -> pa.Table:
         if missing:
             raise OmoideError(f"memory records lack column(s) {missing}")
         table = records.select(schemas.FACTS.names)
-        if table["memory_type"].null_count:
-            typed = [
-                t or backend_type(b)
-                for t, b in zip(
-                    table["memory_type"].to_pylist(), table["backend"].to_pylist(), strict=True
-                )
-            ]
-            table = table.set_column(
-                table.schema.get_field_index("memory_type"), "memory_type", pa.array(typed)
-            )
+        table = schemas.typed_rows(table)
         recorded = pc.fill_null(table["recorded_at"].cast(schemas.TS), pa.scalar(now, schemas.TS))
         table = table.set_column(
             table.schema.get_field_index("recorded_at"), "recorded_at", recorded
