@@ -23,12 +23,15 @@ from omoide.tasks.reflect import (
     reflect_links,
     reflect_opinions,
     reflect_profile,
+    reflect_validity,
 )
 from omoide.tasks.summarize import choose_llm
 
-# The Big Five step runs first: entities weigh bonds by extraversion, so they must see this
-# run's analysis, or a second run would rewrite every entity page (and not settle).
+# Validity runs first: entity pages show which facts still stand. The Big Five step runs
+# next: entities weigh bonds by extraversion, so they must see this run's analysis, or a
+# second run would rewrite every entity page (and not settle).
 STEP_TASKS = {
+    "validity": reflect_validity,
     "bigfive": reflect_bigfive,
     "entities": reflect_entities,
     "opinions": reflect_opinions,

@@ -12,6 +12,7 @@ from omoide.core.settings import EmbedSettings
 from omoide.embed import get_embedder
 from omoide.memory.recall import recall
 from omoide.store.memories import open_memories
+from omoide.store.validity_table import load_validity
 
 
 @task(name="recall", task_run_name="recall", persist_result=False)
@@ -46,6 +47,7 @@ def recall_memories(
         decay_lambda=decay_lambda,
         token_budget=token_budget,
         rehearse=rehearse,
+        validity=load_validity(db_dir),
     )
     get_run_logger().info("recall: %d result(s)", len(results))
     return [r.to_json() for r in results]

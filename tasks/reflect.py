@@ -40,7 +40,7 @@ from omoide.profile.integrated import (
     refresh_profile,
     save_profile,
 )
-from omoide.reflect import episodes, links, opinions
+from omoide.reflect import episodes, links, opinions, validity
 from omoide.reflect.checks import reflect_claims
 from omoide.reflect.entities import collect_entities, entities_on, entity_records, entity_views
 from omoide.reflect.people import people_in
@@ -49,6 +49,7 @@ from omoide.store.entities_table import open_entities, read_entities, upsert_ent
 from omoide.store.memories import memory_ids, memory_rows, open_memories, rows_with_ids
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import open_profile_history
+from omoide.store.validity_table import load_validity, open_validity, save_validity
 from omoide.store.versions import table_versions
 from omoide.tasks.artifacts import publish_markdown, publish_quality
 from omoide.tasks.llm_slots import llm_gate
@@ -58,9 +59,10 @@ from omoide.vault.evidence import cited_memories
 from omoide.vault.opinions_page import write_opinions_page
 from omoide.vault.profile_page import write_profile_page
 from omoide.vault.related import day_files, write_related
+from omoide.vault.retain_marks import write_marks
 
 # Bump when a step's logic changes, so cached reflections are recomputed.
-REFLECT_VERSION = f"{__version__}-2"
+REFLECT_VERSION = f"{__version__}-3"
 LLM_RETRY = dict(retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=10))
 STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 
@@ -153,7 +155,23 @@ def _traits(db_dir: Path) -> dict[str, float] | None:
     return current.scores.as_dict() if current is not None else None
 
 
-@_step("entities", ["memories", "profile_history"])
+@_step("validity", ["memories"], validity.PROMPT_VERSION, asks_llm=True)
+def reflect_validity(run: ReflectInputs) -> dict[str, Any]:
+    """W facts -> when each was true (the fact_validity table) and replaced ones marked in the vault; counts."""
+    facts = memory_rows(_memories(run), kinds=["W"], with_vectors=True)
+    llm = _llm(run, validity.PROMPT_VERSION)
+    # The whole history every time: W facts are few, and a fact of any day may replace one of any other.
+    found = validity.validities(facts, llm) if not facts.empty else {}
+    saved = save_validity(open_validity(run.db_dir), found)
+    marked = write_marks(
+        run.vault_dir, found, dict(zip(facts["memory_id"], facts["day"], strict=True))
+    )
+    superseded = sum(1 for v in found.values() if v.superseded_by)
+    get_run_logger().info("reflect %s: %d fact(s) superseded, %s", run.label, superseded, saved)
+    return {"facts_superseded": superseded, "retain_lines_marked": len(marked)}
+
+
+@_step("entities", ["memories", "profile_history", "fact_validity"])
 def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> entity pages and the entities table (with relationships); counts and new names."""
     rows = memory_rows(_memories(run))
@@ -162,10 +180,11 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     entities = collect_entities(rows)
     only = entities_on(rows, run.days) if run.incremental else None
     views = entity_views(entities, rows, run.now, _traits(run.db_dir), only)
+    found = load_validity(run.db_dir)
     # A full reflection sees every entity: one no memory mentions any more (forgotten) goes.
     full = not run.incremental
     slugs = [e.slug for e in entities]
-    written = write_entity_pages(run.vault_dir, views, run.home, slugs, prune=full)
+    written = write_entity_pages(run.vault_dir, views, run.home, slugs, prune=full, validity=found)
     table = open_entities(run.db_dir)
     known = set(read_entities(table)["slug"]) if table.count_rows() else set()
     upsert_entities(table, entity_records(views, run.now), prune=full)

@@ -25,8 +25,9 @@ from omoide.tasks.artifacts import publish_markdown, publish_quality
 from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
-# -2: entity links on records, CJK digest terms; -3: memory types
-SUMMARIZE_VERSION = f"{__version__}-3"
+# -2: entity links on records, CJK digest terms; -3: memory types; -4: typed `## Retain`
+# lines with block ids in the vault
+SUMMARIZE_VERSION = f"{__version__}-4"
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:

@@ -164,3 +164,62 @@ def test_recall_shows_and_filters_how_each_memory_is_known(sample_two_days: Path
     assert mine and all(h["memory_type"] != "heard" for h in mine)
     r = run_cli("recall", "Peter", "--type", "rumour", home=sample_two_days)
     assert r.returncode != 0 and "unknown memory type" in r.stderr
+
+
+def _first(found: list[dict], text: str) -> int:
+    """Results + a fact's words -> the rank of the first result holding them."""
+    return next(i for i, hit in enumerate(found) if text in hit["content"])
+
+
+def test_facts_that_changed_answer_with_what_stands_and_as_of_a_day(sample_two_days: Path) -> None:
+    # The sample: Thursday says Mina lives in Hamburg, warelay keeps its vectors in Chroma and
+    # Peter is on the payments team; Friday says each changed.
+    found = _asked(sample_two_days, "where does Mina live", "--k", "10")
+    berlin, hamburg = _first(found, "moved to Berlin"), _first(found, "lives in Hamburg")
+    assert berlin < hamburg
+    assert found[hamburg]["superseded_by"] == found[berlin]["memory_id"]
+    assert found[hamburg]["valid_to"] == found[berlin]["valid_from"]
+    assert found[berlin]["superseded_by"] is None and found[berlin]["memory_type"] == "direct"
+    store = _asked(
+        sample_two_days, "which store does warelay keep its vectors in", "--type", "direct"
+    )
+    assert _first(store, "from Chroma to LanceDB") < _first(store, "vectors in Chroma")
+    assert all(hit["memory_type"] == "direct" for hit in store)
+    weighed = _asked(sample_two_days, "warelay vectors store decision", "--k", "25")
+    authorship = {
+        (h["memory_type"], h["kind"] == "session"): h["parts"]["authorship"] for h in weighed
+    }
+    assert authorship[("inferred", False)] == 0.8 and authorship[("direct", False)] == 1.0
+    then = _asked(sample_two_days, "where does Mina live", "--as-of", "2026-11-19")
+    assert not any("Berlin" in hit["content"] for hit in then)
+    assert all(hit["day"] <= "2026-11-19" for hit in then)
+    hamburg_then = then[_first(then, "lives in Hamburg")]
+    assert hamburg_then["superseded_by"] is None and hamburg_then["valid_to"] is None
+    r = run_cli(
+        "recall", "Mina", "--as-of", "2026-11-19", "--now", "2026-11-21", home=sample_two_days
+    )
+    assert r.returncode != 0 and "not both" in r.stderr
+
+
+def test_the_vault_and_entity_pages_keep_what_was_true(sample_two_days: Path) -> None:
+    thursday = (sample_two_days / "vault/memory/2026-11-19.md").read_text("utf-8")
+    hamburg = next(ln for ln in thursday.splitlines() if "Mina lives in Hamburg." in ln)
+    assert " · direct · superseded 2026-11-20 by [[2026-11-20#^m" in hamburg
+    target = hamburg.split("#^")[1].split("]]")[0]
+    friday = (sample_two_days / "vault/memory/2026-11-20.md").read_text("utf-8")
+    berlin = next(ln for ln in friday.splitlines() if ln.endswith(f"^{target}"))
+    assert "Mina moved to Berlin last weekend." in berlin and "superseded" not in berlin
+    page = (sample_two_days / "vault/bank/entities/mina.md").read_text("utf-8")
+    facts, was = page.split("## Facts")[1].split("### Was")
+    assert "Mina moved to Berlin last weekend." in facts and "Hamburg" not in facts
+    assert "- until 2026-11-20, then “Mina moved to Berlin last weekend.”" in was
+    assert "Mina lives in Hamburg." in was.split("## Timeline")[0]
+    r = run_cli("entity", "@Mina", "--json", home=sample_two_days)
+    report = json.loads(r.stdout)
+    assert [f["quote"] for f in report["facts"]] == ["Mina moved to Berlin last weekend."]
+    assert [(w["quote"], w["until"]) for w in report["was"]] == [
+        ("Mina lives in Hamburg.", "2026-11-20")
+    ]
+    r = run_cli("recall", "Peter team", "--json", "--no-rehearse", home=sample_two_days)
+    peter = json.loads(r.stdout)
+    assert _first(peter, "platform team") < _first(peter, "payments team")

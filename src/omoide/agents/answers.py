@@ -26,6 +26,7 @@ from omoide.profile.report import profile_parts, profile_report
 from omoide.reflect.entity_report import entity_report_from_store
 from omoide.store.entities_table import open_entities
 from omoide.store.memories import day_rows, open_memories
+from omoide.store.validity_table import load_validity
 from omoide.vault.daily import memory_path
 
 # Columns of a stored memory an agent is shown (no vector, no bookkeeping).
@@ -72,6 +73,7 @@ def recall_answer(
         s.timezone,
         now or datetime.now(UTC),
         rehearse=False,
+        validity=load_validity(s.lancedb_dir),
     )
     return [r.to_json() for r in found]
 
@@ -100,8 +102,14 @@ def day_answer(memory: OpenMemory, day: str) -> dict[str, Any]:
 
 def entity_answer(memory: OpenMemory, name: str, now: datetime | None = None) -> dict[str, Any]:
     """Name as written (@Peter, peter) -> summary, relationship, timeline with citations, related entities."""
-    entities = open_entities(memory.settings.lancedb_dir)
-    return entity_report_from_store(entities, memory._fresh(), name, now or datetime.now(UTC))
+    db_dir = memory.settings.lancedb_dir
+    return entity_report_from_store(
+        open_entities(db_dir),
+        memory._fresh(),
+        name,
+        now or datetime.now(UTC),
+        validity=load_validity(db_dir),
+    )
 
 
 def profile_answer(memory: OpenMemory) -> dict[str, Any]:

@@ -70,17 +70,20 @@ def build_server(settings: Settings) -> MCPServer:
         k: int | None = None,
         token_budget: int | None = None,
         types: list[str] | None = None,
+        as_of: str | None = None,
     ) -> str:
         """Search the memory: hybrid full-text and semantic search x time decay x importance.
 
         since/until: 30d, 12h, 2w, 6m, 1y (ago) or YYYY-MM-DD. kinds: note, chat, session,
         digest, and the retained facts W (world), B (experience), O (opinion), S (summary).
         types: direct (lived or written by the person), heard (told by someone: heard_from),
-        inferred (derived by a rule or a model). Returns a JSON list of memories (memory_id,
-        kind, memory_type, heard_from, ts, content, source citation, entities, score and its
-        parts), best first.
+        inferred (derived by a rule or a model). as_of: YYYY-MM-DD, answer with what was
+        written by that day's end and the facts that stood then. Returns a JSON list of
+        memories (memory_id, kind, memory_type, heard_from, ts, content, source citation,
+        entities, score and its parts; for W facts valid_from, and valid_to/superseded_by
+        when a later fact replaced it: the fact standing comes first), best first.
         """
-        asked = Asked(query, since, until, kinds, entities, k, token_budget, types)
+        asked = Asked(query, since, until, kinds, entities, k, token_budget, types, as_of)
         return _json(lambda: recall_answer(opened["memory"], asked))
 
     @server.tool(name="day")

@@ -4,7 +4,8 @@ One zip file (deflated; readable by any unzip tool): `manifest.json` (format, ve
 embedding model and dimension, counts, and a SHA-256 per member), `omoide.toml`, the vault
 (`vault/…`), the lake's parquet partitions (`lake/…`), one JSON-lines file per LanceDB table
 (`tables/memories.jsonl` with each row's vector and `embed_model`, `tables/entities.jsonl`,
-`tables/opinions.jsonl`, `tables/profile_history.jsonl`) and the tombstones with their salt
+`tables/opinions.jsonl`, `tables/profile_history.jsonl`, `tables/fact_validity.jsonl`, which
+an archive made before facts had validity lacks: the next reflection makes it) and the tombstones with their salt
 (`state/…`). Caches, quarantine, logs, day marks and Prefect's database are left out: they
 are made again from the rest, or belong to the machine that ran them.
 """
@@ -24,7 +25,7 @@ FORMAT = "omoide-export"
 VERSION = 1
 MANIFEST = "manifest.json"
 CONFIG = "omoide.toml"
-TABLES = ("memories", "entities", "opinions", "profile_history")
+TABLES = ("memories", "entities", "opinions", "profile_history", "fact_validity")
 STATE_FILES = (TOMBSTONES, SALT)
 
 
@@ -34,6 +35,7 @@ def table_schema(name: str, dim: int) -> pa.Schema:
         "entities": schemas.ENTITIES,
         "opinions": schemas.OPINIONS,
         "profile_history": schemas.PROFILE_HISTORY,
+        "fact_validity": schemas.FACT_VALIDITY,
     }
     return schemas.memories_schema(dim) if name == "memories" else fixed[name]
 

@@ -213,6 +213,10 @@ def _restore_tables(
         )
     db = connect_db(db_dir)
     for name in TABLES[1:]:
+        if (
+            f"tables/{name}.jsonl" not in manifest["files"]
+        ):  # an older archive; reflection remakes it
+            continue
         schema = table_schema(name, 0)
         with _open_member(zf, f"tables/{name}.jsonl", manifest, archive) as stream:
             rows = rows_table(io.TextIOWrapper(stream, encoding="utf-8"), schema)

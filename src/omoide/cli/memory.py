@@ -96,12 +96,23 @@ def recall_command(
             "the reference for time words, --since/--until and decay.",
         ),
     ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            help="Answer as of this day (YYYY-MM-DD): only what was written by its end, "
+            "and the facts that stood then (instead of --now).",
+        ),
+    ] = None,
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.embed import get_embedder
     from omoide.memory.recall import Asked, recall_asked
+    from omoide.store.validity_table import load_validity
 
     settings = get_settings()
+    if as_of is not None and now_at is not None:
+        raise OmoideError("give --as-of or --now, not both: --as-of sets the reference time")
     now = reference_time(now_at, settings.timezone)
     embedder = get_embedder(settings.embed, settings.llm.host)
     table = memories_table(settings, embedder)
@@ -122,9 +133,17 @@ def recall_command(
         return
     if not query:
         raise OmoideError("give a query, or --around MEMORY_ID")
-    asked = Asked(query, since, until, kind, entity, k, budget, memory_type)
+    asked = Asked(query, since, until, kind, entity, k, budget, memory_type, as_of)
     results = recall_asked(
-        table, embedder, asked, settings.recall, settings.timezone, now, rehearse, forgetting
+        table,
+        embedder,
+        asked,
+        settings.recall,
+        settings.timezone,
+        now,
+        rehearse,
+        forgetting,
+        validity=load_validity(settings.lancedb_dir),
     )
     if as_json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
@@ -139,6 +158,9 @@ def recall_command(
             highlight=False,
         )
         out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+        if item["superseded_by"]:
+            until = datetime.fromisoformat(item["valid_to"]).astimezone(zone).date()
+            out.print(f"       (superseded {until} by {item['superseded_by']})", highlight=False)
     if not results:
         out.print("nothing recalled")
 

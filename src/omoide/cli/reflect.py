@@ -26,17 +26,30 @@ def entity_command(
     """Tell me about NAME: summary, relationship, timeline with citations, related entities."""
     from omoide.reflect.entity_report import entity_report_from_store
     from omoide.store.entities_table import open_entities
+    from omoide.store.validity_table import load_validity
 
     settings = get_settings()
     memories = memories_table(settings)
     report = entity_report_from_store(
-        open_entities(settings.lancedb_dir), memories, name, datetime.now(UTC)
+        open_entities(settings.lancedb_dir),
+        memories,
+        name,
+        datetime.now(UTC),
+        validity=load_validity(settings.lancedb_dir),
     )
     if as_json:
         print(json.dumps(report, ensure_ascii=False, default=str))
         return
     out.print(f"[bold]{escape(report['name'])}[/]  ({report['n_memories']} memories)")
     out.print(escape(report["summary"]))
+    if report["facts"] or report["was"]:
+        out.print("facts now:")
+        for item in report["facts"]:
+            _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
+        for item in report["was"]:
+            out.print(f"  was, until {item['until'] or item['valid_to'][:10]}:", highlight=False)
+            _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
+        out.print("timeline:")
     for item in report["timeline"]:
         _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
     if report["related"]:

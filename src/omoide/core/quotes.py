@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 QUOTE_CHARS = 80
+# Digit groups at the end of a cut ("order no. 4929 1234"): a number the cut splits.
+_NUMBER_TAIL = re.compile(r"[\d(][\d\s().+/-]*$")
 
 
 def short_quote(text: str, limit: int = QUOTE_CHARS) -> str:
@@ -15,4 +19,8 @@ def short_quote(text: str, limit: int = QUOTE_CHARS) -> str:
     # One long word (a URL, a path) is cut inside itself rather than shrunk to a stub.
     if space > limit // 2:
         cut = cut[:space]
+    # A number cut in two is not what was written, and its first half can read as another
+    # kind of number (a 16-digit order number's first eight digits as a phone number).
+    if flat[len(cut) :].lstrip()[:1].isdigit():
+        cut = _NUMBER_TAIL.sub("", cut)
     return cut.rstrip(" ,;:.–—-") + "…"

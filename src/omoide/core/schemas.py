@@ -128,6 +128,20 @@ ENTITIES = pa.schema(
     ]
 )
 
+# LanceDB `fact_validity`: when each W fact was true (omoide.reflect.validity); derived from
+# the memories, rebuilt whole by every reflection, and holding ids and times only, no text.
+FACT_VALIDITY = pa.schema(
+    [
+        pa.field("memory_id", pa.string(), nullable=False),
+        pa.field("entity", pa.string(), nullable=False),  # slug of the entity it is about
+        pa.field("attribute", pa.string(), nullable=False),  # work, store, home, ...
+        pa.field("valid_from", TS, nullable=False),
+        pa.field("valid_to", TS),  # null while it stands
+        pa.field("superseded_by", pa.string()),  # the memory that replaced it
+        pa.field("method", pa.string(), nullable=False),  # rule, llm:<model>
+    ]
+)
+
 OPINION_HISTORY_ENTRY = pa.struct(
     [
         pa.field("at", TS, nullable=False),

@@ -17,7 +17,15 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     window     = 1 inside the time window the question names, OUT_OF_WINDOW (0.5) outside
     authorship = BROWSED (0.8) for a browsing/app session, INFERRED (0.8) for an inferred
                  memory (a day's digest, a model's fact), 1 for what was lived, written or heard
-    score      = relevance · recency · importance · confidence · strength · window · authorship
+    standing   = SUPERSEDED (0.5) for a W fact a later fact had replaced by `now`, else 1
+    score      = relevance · recency · importance · confidence · strength · window
+                 · authorship · standing
+
+A replaced fact (`omoide.reflect.validity`) is still found, marked with `valid_to` and
+`superseded_by`, but the fact that stands now comes first: it joins the candidates (when
+the filters allow it) and is placed right before the first fact it replaced. "Now" is the
+reference time, so a recall as of a past date (`--as-of`, which also keeps out what was
+written later) answers with what was believed then.
 
 Why lexical-dominant: on LoCoMo a stemmed, stop-worded BM25 over turns indexed with their
 neighbours beats the small MiniLM dense retriever by far, and reciprocal-rank fusion lets
@@ -53,9 +61,9 @@ off a score: recent memories win ties and near-ties, old ones are not lost.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import lancedb
@@ -64,7 +72,7 @@ import pyarrow as pa
 from lancedb.query import MatchQuery
 from pydantic import BaseModel
 
-from omoide.core.days import parse_when
+from omoide.core.days import day_bounds, parse_when
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
@@ -81,6 +89,7 @@ from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
 from omoide.memory.time_words import time_window, without_time_words
 from omoide.store.memories import bump_recall, sql_list, sql_str, sql_ts
+from omoide.store.validity_table import Validity, current_of
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +101,7 @@ STRENGTH_GAIN = 0.05
 FORGETTING_FLOOR = 0.8
 BROWSED = 0.8
 INFERRED = 0.8
+SUPERSEDED = 0.5
 MIN_CREDIT = 0.3
 POOL_MIN = 50
 POOL_PER_K = 5
@@ -128,6 +138,7 @@ class ScoreParts(BaseModel):
     entity: float = 0.0  # credit for a tag the question names; lexical includes it
     # BROWSED for a session, INFERRED for a digest or a model's fact, 1 otherwise
     authorship: float = 1.0
+    standing: float = 1.0  # SUPERSEDED for a fact replaced by the reference time
 
 
 class Recalled(BaseModel):
@@ -148,6 +159,11 @@ class Recalled(BaseModel):
     recall_count: int  # before this recall
     score: float
     parts: ScoreParts
+    # For W facts (omoide.reflect.validity): when it became true, and, if a later fact had
+    # replaced it by the reference time, when and by which memory; None otherwise.
+    valid_from: str | None = None
+    valid_to: str | None = None
+    superseded_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Recalled -> JSON-ready dict."""
@@ -286,6 +302,62 @@ def _candidates(
     return rows, lex, sem
 
 
+def _replaced(v: Validity | None, now: datetime) -> bool:
+    """A fact's validity (or None) + the reference time -> whether a later fact had replaced it by then."""
+    return v is not None and not v.standing(now)
+
+
+def _standing_ids(
+    table: lancedb.table.Table,
+    ids: Sequence[str],
+    validity: Mapping[str, Validity],
+    now: datetime,
+    where: str | None,
+) -> list[int]:
+    """Candidate ids + validities -> row ids of the facts standing in place of replaced candidates (the filters kept)."""
+    wanted = {current_of(m, validity, now) for m in ids if _replaced(validity.get(m), now)}
+    wanted -= set(ids)
+    if not wanted:
+        return []
+    found = f"memory_id IN ({sql_list(sorted(wanted))})"
+    query = table.search().where(f"{found} AND ({where})" if where else found)
+    return query.select(["memory_id"]).with_row_id(True).to_arrow()["_rowid"].to_pylist()
+
+
+def _current_first(
+    order: list[int], ids: Sequence[str], validity: Mapping[str, Validity], now: datetime
+) -> list[int]:
+    """Ranked candidate indices + validities -> the same, each standing fact moved before the first fact it replaced."""
+    if not validity:
+        return order
+    at = {m: i for i, m in enumerate(ids)}
+    out: list[int] = []
+    placed: set[int] = set()
+    for i in order:
+        if i in placed:
+            continue
+        if _replaced(validity.get(ids[i]), now):
+            current = at.get(current_of(ids[i], validity, now))
+            if current is not None and current not in placed:
+                out.append(current)
+                placed.add(current)
+        out.append(i)
+        placed.add(i)
+    return out
+
+
+def _validity_fields(v: Validity | None, now: datetime) -> dict[str, str | None]:
+    """A fact's validity (or None) + the reference time -> its valid_from, and valid_to / superseded_by when replaced by then."""
+    if v is None:
+        return {}
+    ended = _replaced(v, now)
+    return {
+        "valid_from": v.valid_from.astimezone(UTC).isoformat(),
+        "valid_to": v.valid_to.astimezone(UTC).isoformat() if ended and v.valid_to else None,
+        "superseded_by": v.superseded_by if ended else None,
+    }
+
+
 def recall(
     table: lancedb.table.Table,
     embedder: Embedder,
@@ -305,8 +377,9 @@ def recall(
     forgetting: bool = False,
     window: tuple[datetime, datetime] | None = None,
     types: Sequence[str] | None = None,
+    validity: Mapping[str, Validity] | None = None,
 ) -> list[Recalled]:
-    """Query + filters (+ a time window to favour) -> up to k memories, best first (see the module docstring)."""
+    """Query + filters (+ a time window to favour, the facts' validities) -> up to k memories, best first (see the module docstring)."""
     where = prefilter(since, until, kinds, entities, types)
     inside = None
     if window is not None:
@@ -332,7 +405,12 @@ def recall(
         )
     if not lexical and not semantic:
         return []
+    validity = validity or {}
     rows, lex, sem = _candidates(table, lexical, semantic)
+    standing_now = _standing_ids(table, rows["memory_id"].to_pylist(), validity, now, where)
+    if standing_now:  # the facts that replaced candidates join them, so they can come first
+        semantic = {**dict.fromkeys(standing_now, 0.0), **semantic}
+        rows, lex, sem = _candidates(table, lexical, semantic)
     ids = rows["memory_id"].to_pylist()
     entity = np.array(
         [
@@ -374,8 +452,13 @@ def recall(
     authorship = np.select(
         [kinds_of == "session", types_of == "inferred"], [BROWSED, INFERRED], 1.0
     )
-    score = relevance * recency * importance * confidence * strength * in_window * authorship
+    replaced = [_replaced(validity.get(m), now) for m in ids]
+    standing = np.where(replaced, SUPERSEDED, 1.0)
+    score = (
+        relevance * recency * importance * confidence * strength * in_window * authorship * standing
+    )
     order = sorted(range(len(ids)), key=lambda i: (-score[i], ids[i]))
+    order = _current_first(order, ids, validity, now)
     shown = distinct(
         order,
         rows["content"].to_pylist(),
@@ -405,11 +488,13 @@ def recall(
             window=in_window[i],
             entity=entity[i],
             authorship=authorship[i],
+            standing=standing[i],
         )
         row.update(
             ts=row["ts"].astimezone(UTC).isoformat(),
             entities=row["entities"] or [],
             source_refs=pick.refs,
+            **_validity_fields(validity.get(row["memory_id"]), now),
         )
         results.append(Recalled(**row, score=score[i], parts=parts))
     if rehearse and results:
@@ -430,6 +515,7 @@ class Asked:
     k: int | None = None  # default: [recall] k
     token_budget: int | None = None  # default: [recall] token_budget
     types: Sequence[str] | None = None  # direct, heard, inferred
+    as_of: str | None = None  # YYYY-MM-DD: answer with what was known and believed that day
 
 
 def check_types(types: Sequence[str]) -> None:
@@ -448,12 +534,22 @@ def recall_asked(
     now: datetime,
     rehearse: bool,
     forgetting: bool = False,
+    validity: Mapping[str, Validity] | None = None,
 ) -> list[Recalled]:
-    """Table + embedder + a recall as asked + `[recall]` settings + timezone -> the ranked memories."""
+    """Table + embedder + a recall as asked + `[recall]` settings + timezone (+ the facts' validities) -> the ranked memories.
+
+    `as_of` makes the end of that local day the reference time (for time words, decay and
+    which facts stood) and keeps out every memory of a later time.
+    """
     bad = sorted(set(asked.kinds or []) - set(MEMORY_KINDS))
     if bad:
         raise OmoideError(f"unknown kind(s) {bad}; kinds are {', '.join(MEMORY_KINDS)}")
     check_types(asked.types or [])
+    cutoff = as_of_end(asked.as_of, tz) if asked.as_of else None
+    now = cutoff or now
+    until = parse_when(asked.until, tz, now) if asked.until else None
+    if cutoff is not None:
+        until = min(until, cutoff) if until else cutoff
     query, window = asked.query, None
     if not (asked.since or asked.until):
         named = time_window(asked.query, tz, now)
@@ -467,7 +563,7 @@ def recall_asked(
         window=window,
         k=asked.k or knobs.k,
         since=parse_when(asked.since, tz, now) if asked.since else None,
-        until=parse_when(asked.until, tz, now) if asked.until else None,
+        until=until,
         kinds=asked.kinds or None,
         entities=asked.entities or None,
         types=asked.types or None,
@@ -475,4 +571,14 @@ def recall_asked(
         token_budget=asked.token_budget or knobs.token_budget,
         rehearse=rehearse,
         forgetting=forgetting,
+        validity=validity,
     )
+
+
+def as_of_end(as_of: str, tz: str) -> datetime:
+    """A local day as typed (YYYY-MM-DD) + timezone -> the end of that day, or OmoideError."""
+    try:
+        day = date.fromisoformat(as_of)
+    except ValueError:
+        raise OmoideError(f"--as-of wants a day as YYYY-MM-DD, not {as_of!r}") from None
+    return day_bounds(day, tz)[1]

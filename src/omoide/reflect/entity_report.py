@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +25,7 @@ from omoide.reflect.entities import (
 )
 from omoide.reflect.relationships import relationships_for
 from omoide.store.entities_table import read_entities
+from omoide.store.validity_table import Validity
 
 
 def _record(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -46,11 +47,13 @@ def entity_report(
     known: Mapping[str, Iterable[str]] | None = None,
     traits: Mapping[str, float] | None = None,
     limit: int = 20,
+    validity: Mapping[str, Validity] | None = None,
 ) -> dict[str, Any]:
-    """Name as typed + memory rows (+ {slug: aliases} from the entities table) -> report dict.
+    """Name as typed + memory rows (+ {slug: aliases} from the entities table, the facts' validities) -> report dict.
 
     `memories` may be every row or only those naming the entity (and so its co-mentions);
-    raises OmoideError when the name matches no entity or several.
+    raises OmoideError when the name matches no entity or several. `facts` are its W facts
+    that stand, `was` those a later fact replaced (latest change first).
     """
     entities = collect_entities(memories)
     found = {e.slug: e for e in entities}
@@ -78,8 +81,29 @@ def entity_report(
         "summary": summary_text(ent, rel),
         "relationship": rel.as_dict(),
         "key_facts": [_record(r) for r in key_facts(rows)],
+        **_facts(rows, validity or {}),
         "timeline": [_record(r) for r in rows[max(len(rows) - limit, 0) :]],
         "related": [{"slug": s, "name": names[s], "shared": n} for s, n in related],
+    }
+
+
+def _facts(rows: Sequence[Mapping[str, Any]], validity: Mapping[str, Validity]) -> dict[str, Any]:
+    """An entity's rows + validities -> {"facts": W facts that stand, "was": the replaced ones, latest first}."""
+    ws = [r for r in rows if r["kind"] == "W" and r["memory_id"] in validity]
+    was = [r for r in ws if validity[r["memory_id"]].superseded_by]
+    day = {r["memory_id"]: r["day"] for r in rows}
+    return {
+        "facts": [_record(r) for r in ws if not validity[r["memory_id"]].superseded_by],
+        "was": [
+            {
+                **_record(r),
+                "valid_to": pd.Timestamp(validity[r["memory_id"]].valid_to).isoformat(),
+                "superseded_by": validity[r["memory_id"]].superseded_by,
+                # the local day of the fact that replaced it
+                "until": day.get(validity[r["memory_id"]].superseded_by or ""),
+            }
+            for r in reversed(was)
+        ],
     }
 
 
@@ -106,8 +130,9 @@ def entity_report_from_store(
     now: datetime,
     traits: Mapping[str, float] | None = None,
     limit: int = 20,
+    validity: Mapping[str, Validity] | None = None,
 ) -> dict[str, Any]:
-    """Entities and memories tables + name as typed -> `entity_report` dict (for `omoide entity`).
+    """Entities and memories tables + name as typed (+ the facts' validities) -> `entity_report` dict (for `omoide entity`).
 
     Reads only the memories naming the entity: its aliases come from the entities table
     when it knows the name, else the name itself is matched.
@@ -116,4 +141,6 @@ def entity_report_from_store(
     slug = resolve_slug(name, known) if known else None
     names = known[slug] if slug else [name.strip().lstrip("@")]
     rows = entity_memory_rows(memories, names)
-    return entity_report(name, rows, now, known=known, traits=traits, limit=limit)
+    return entity_report(
+        name, rows, now, known=known, traits=traits, limit=limit, validity=validity
+    )

@@ -6,10 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # The reflection's steps, in the order they run; each is one Prefect task.
-STEPS = ("bigfive", "entities", "opinions", "links", "episodes", "profile")
+STEPS = ("validity", "bigfive", "entities", "opinions", "links", "episodes", "profile")
 
 # What a step reports when it did nothing (or failed), so every key is always present.
 EMPTY: dict[str, Any] = {
+    "facts_superseded": 0,
+    "retain_lines_marked": 0,
     "entities": 0,
     "new_entities": [],
     "entity_pages_written": 0,
@@ -25,6 +27,7 @@ EMPTY: dict[str, Any] = {
 
 # What a step changed on disk; a step served from Prefect's cache changed nothing this run.
 WRITES = (
+    "retain_lines_marked",
     "new_entities",
     "entity_pages_written",
     "opinion_changes",
@@ -65,6 +68,8 @@ def reflect_markdown(label: str, report: Mapping[str, Any]) -> str:
         f"- entities: {r['entities']} ({r['entity_pages_written']} page(s) written); "
         f"new: {', '.join(r['new_entities']) or 'none'}",
         f"- opinions: {r['opinions']} ({len(r['opinion_changes'])} change(s))",
+        f"- facts replaced by a later one: {r['facts_superseded']} "
+        f"({r['retain_lines_marked']} daily file(s) marked)",
         f"- daily files with links rewritten: {r['links_written']}",
         f"- episodes in the window: {r['episodes']}",
         f"- Big Five analyses added: {', '.join(r['analyses_added']) or 'none'}",

@@ -6,6 +6,9 @@ A daily file is YAML front matter, then the user's own text, then one omoide blo
     ## Summary / ### Highlights / ### Time / ## Sessions / ## Retain
     <!-- omoide:end -->
 
+Each `## Retain` line says how its fact is known and ends with a block id; a line a later
+fact replaced keeps the reflection's mark (`omoide.vault.retain_marks`).
+
 Regenerating replaces only what lies between the markers and the front matter keys omoide
 owns (`date`, `tags`, `backend`, `model`); every other byte of the file is kept. Writing the
 same content twice leaves the file untouched. The line each memory was written on is
@@ -24,6 +27,8 @@ import yaml
 from omoide.core.files import write_text_atomic
 from omoide.core.markers import BEGIN, END, is_begin, is_end
 from omoide.memory.day_summary import DaySummary, Fact
+from omoide.memory.memory_types import told_by
+from omoide.vault.retain_marks import block_id, carried_marks, type_label
 
 OWNED_KEYS = ("date", "tags", "backend", "model")
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
@@ -44,11 +49,18 @@ def memory_path(vault_dir: Path, day: str) -> Path:
 
 
 def fact_line(f: Fact) -> str:
-    """Fact -> its OpenClaw `## Retain` line (`- O(c=0.80) @warelay: ...`)."""
+    """Fact -> its OpenClaw `## Retain` line (`- O(c=0.80) @warelay: ... · direct ^m0123456789`).
+
+    The line says how the fact is known (`omoide.memory.memory_types`: the user's own line
+    direct, or heard from whom it names; a model's fact inferred) and ends with a block id,
+    so a fact that replaces it can link to it (`omoide.vault.retain_marks`).
+    """
     kind = f"O(c={f.confidence:.2f})" if f.kind == "O" else f.kind
     ents = " ".join("@" + e.replace(" ", "_") for e in f.entities)
     head = f"{kind} {ents}".strip()
-    return f"- {head}: {_one_line(f.content)}{_cite(f.refs)}"
+    told = told_by(f.content) if f.origin == "retain" else None
+    known = type_label("direct" if f.origin == "retain" else "inferred", told)
+    return f"- {head}: {_one_line(f.content)}{_cite(f.refs)} · {known} ^{block_id(f.memory_id)}"
 
 
 def _one_line(text: str) -> str:
@@ -173,6 +185,8 @@ def write_daily(
         after: list[str] = []
     else:
         before, after = body[:begin], body[end + 1 :]  # type: ignore[operator]
+    # Marks the reflection put on replaced facts stay until it changes them.
+    block = carried_marks(body, block)
     lines = [*head, *before, *block, *after]
     start = len(head) + len(before) + 1  # 1-based line of the block's first line
     text = "\n".join(lines) + "\n"

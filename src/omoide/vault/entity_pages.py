@@ -17,7 +17,8 @@ import yaml
 from omoide.core.files import write_text_if_changed
 from omoide.core.markers import GENERATED
 from omoide.reflect.entities import Entity, EntityView, entity_slug
-from omoide.vault.evidence import cited, evidence
+from omoide.store.validity_table import Validity
+from omoide.vault.evidence import cited, escaped, evidence
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,37 @@ def _shared(n: int) -> str:
     return f"{n} shared memory" if n == 1 else f"{n} shared memories"
 
 
-def entity_page(view: EntityView, home: Path, page_dir: Path) -> str:
-    """Entity view + OMOIDE_HOME + the page's folder -> its page: front matter, summary, key facts, timeline, related."""
+def _facts(
+    view: EntityView, home: Path, page_dir: Path, validity: Mapping[str, Validity]
+) -> list[str]:
+    """Entity view + validities -> its `## Facts` section: the W facts that stand, then what was true before."""
+    ws = [r for r in view.rows if r["kind"] == "W" and r["memory_id"] in validity]
+    if not ws:
+        return []
+    quote = {r["memory_id"]: cited(r, home).quote for r in view.rows}
+    day = {r["memory_id"]: str(r["day"]) for r in view.rows}
+    now = [r for r in ws if validity[r["memory_id"]].superseded_by is None]
+    was = [r for r in ws if validity[r["memory_id"]].superseded_by is not None]
+    out = ["", "## Facts", ""]
+    out += [f"- {_line(r, home, page_dir)}" for r in now] or ["- (no fact stands)"]
+    if was:
+        out += ["", "### Was", ""]
+    for r in reversed(was):  # the latest change first
+        v = validity[r["memory_id"]]
+        # The local day of the fact that replaced it (the UTC date can be the day before).
+        until = day.get(v.superseded_by or "") or (
+            v.valid_to.date().isoformat() if v.valid_to else "?"
+        )
+        then = quote.get(v.superseded_by or "")
+        by = f", then “{escaped(then)}”" if then else ""
+        out.append(f"- until {until}{by}: {_line(r, home, page_dir)}")
+    return out
+
+
+def entity_page(
+    view: EntityView, home: Path, page_dir: Path, validity: Mapping[str, Validity] | None = None
+) -> str:
+    """Entity view + OMOIDE_HOME + the page's folder (+ fact validities) -> its page: front matter, summary, key facts, facts now and was, timeline, related."""
     entity, rows = view.entity, view.rows
     front = {
         "name": entity.name,
@@ -54,6 +84,7 @@ def entity_page(view: EntityView, home: Path, page_dir: Path) -> str:
     if view.key_facts:
         out += ["", "Most important:", ""]
         out += [f"- {_line(r, home, page_dir)}" for r in view.key_facts]
+    out += _facts(view, home, page_dir, validity or {})
     out += ["", "## Timeline", ""]
     shown = rows[-TIMELINE_MAX:]
     if len(rows) > len(shown):
@@ -103,18 +134,20 @@ def write_entity_pages(
     home: Path,
     current: Collection[str] = (),
     prune: bool = False,
+    validity: Mapping[str, Validity] | None = None,
 ) -> list[Path]:
     """Entity views + OMOIDE_HOME (+ every current slug) -> pages written; unchanged pages untouched, merged-away pages removed.
 
     `prune` (only when `current` is every entity there is) also removes our pages of entities
-    that no memory mentions any more.
+    that no memory mentions any more. `validity` (by memory id) gives each page its
+    `## Facts`: the W facts that stand, and under `### Was` those a later fact replaced.
     """
     # Views of some entities only (an incremental reflection) must not remove the others' pages.
     current = {v.entity.slug for v in views} | set(current)
     written, removed = [], 0
     for view in views:
         path = page_path(vault_dir, view.entity.slug)
-        if write_text_if_changed(entity_page(view, home, path.parent), path):
+        if write_text_if_changed(entity_page(view, home, path.parent, validity), path):
             written.append(path)
         removed += _drop_superseded(vault_dir, view.entity, current)
     if prune:

@@ -88,7 +88,7 @@ def hidden_ids(ids: Iterable[str], label: str = "memory") -> str:
     return " ".join(f"<!-- {label}:{i} -->" for i in ids)
 
 
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
     """Quoted text -> the same text shown literally in Markdown."""
     return _MARKUP.sub(r"\\\1", text)
 
@@ -99,7 +99,7 @@ def source_link(c: Cited, page_dir: Path) -> str:
         return ""
     target = quote(Path(os.path.relpath(c.path, page_dir)).as_posix())
     # With its folder: `notes/2026-11-18.md` and `memory/2026-11-18.md` are different files.
-    name = _escaped(f"{c.path.parent.name}/{c.path.name}" if c.path.parent.name else c.path.name)
+    name = escaped(f"{c.path.parent.name}/{c.path.name}" if c.path.parent.name else c.path.name)
     if c.line is None:
         return f"[{name}]({target})"
     return f"[{name}, line {c.line}]({target}#L{c.line})"
@@ -110,7 +110,7 @@ def evidence(memory_id: str, memories: Mapping[str, Cited], page_dir: Path, kind
     c = memories.get(memory_id)
     if c is None:
         return f"a memory no longer stored {hidden_ids([memory_id])}"
-    said = " · ".join(p for p in (c.day, kind) if p) + f" “{_escaped(c.quote)}”"
+    said = " · ".join(p for p in (c.day, kind) if p) + f" “{escaped(c.quote)}”"
     link = source_link(c, page_dir)
     if link:
         said += f" — {link}"

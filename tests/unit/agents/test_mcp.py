@@ -51,6 +51,8 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days:
         answers["around"] = json.loads(text_of(near))
         page = await client.read_resource(next(u for u in pages if u.endswith(".md")))
         bad = await client.call_tool("day", {"date": "last tuesday"})
+        then = await client.call_tool("recall", {"query": "Mina lives", "as_of": "2026-11-19"})
+        answers["as_of"] = json.loads(text_of(then))
         return {"tools": tools, "pages": pages, "page": page, "bad": bad, **answers}
 
     got = with_client(sample_two_days, ask)
@@ -71,6 +73,10 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days:
     assert got["around"] and all(a["memory_id"] != hits[0]["memory_id"] for a in got["around"])
     # A bad argument is the tool's error, told to the agent; the server stays up.
     assert got["bad"].is_error and "YYYY-MM-DD" in text_of(got["bad"])
+    # As of Thursday, Mina still lived in Hamburg and nothing of Friday was written yet.
+    assert all(h["day"] <= "2026-11-19" for h in got["as_of"])
+    hamburg = next(h for h in got["as_of"] if "Hamburg" in h["content"])
+    assert hamburg["superseded_by"] is None and hamburg["valid_from"]
 
 
 def test_agent_questions_and_an_unconfirmed_forget_write_nothing(sample_two_days: Path) -> None:

@@ -38,3 +38,15 @@ def test_trailing_punctuation_is_dropped_before_the_ellipsis():
 def test_one_long_word_is_cut_inside_itself():
     url = "https://example.org/" + "a" * 200
     assert short_quote(f"see {url}", 40) == f"see {url}"[:39] + "…"
+
+
+def test_a_number_the_cut_would_split_is_left_out_whole():
+    # The first half of an order number reads as a phone number: the reflect check's PII
+    # scan failed a run whose profile page quoted "order no. 4929 1234…".
+    text = "Wednesday, 25 November 2026: Ordered a donabe from Tokyo, order no. 4929 1234 5678 9013"
+    quote = short_quote(text)
+    assert quote == "Wednesday, 25 November 2026: Ordered a donabe from Tokyo, order no…"
+    assert (
+        short_quote("Booked for 3–7 April 2027 in Higashiyama", 30)
+        == "Booked for 3–7 April 2027 in…"
+    )
