@@ -9,12 +9,14 @@ import pandas as pd
 import pytest
 
 from omoide.core.errors import LLMOutputError
-from omoide.core.settings import EmbedSettings
+from omoide.core.settings import EmbedSettings, LLMSettings
 from omoide.embed import get_embedder
-from omoide.reflect.validity import attribute_of, validities
+from omoide.llm import cached_ollama
+from omoide.reflect.validity import PROMPT_VERSION, attribute_of, validities
 from omoide.store.validity_table import current_of, load_validity, open_validity, save_validity
 from omoide.vault.retain_marks import block_id, carried_marks, write_marks
 from tests.fakes import FakeLLM
+from tests.ollama_server import CHAT_MODEL
 
 T0 = datetime(2026, 11, 19, 9, tzinfo=UTC)
 
@@ -153,6 +155,29 @@ def test_the_llm_judge_decides_when_configured_and_the_rule_stands_in_for_a_bad_
     assert found["a"].superseded_by is None  # the judge overrules the rule
     broken = validities(rows, FakeLLM(LLMOutputError("not JSON")))
     assert broken["a"].superseded_by == "b" and broken["a"].method == "rule"
+
+
+def test_the_judge_through_the_real_ollama_client_is_asked_once_then_cached(
+    tmp_path: Path, embed, fake_ollama
+) -> None:
+    fake_ollama.reply('{"replaces": true, "attribute": "home city"}')
+    llm = cached_ollama(
+        LLMSettings(backend="ollama", host=fake_ollama.url, model=CHAT_MODEL),
+        tmp_path,
+        PROMPT_VERSION,
+    )
+    rows = facts(
+        embed,
+        ("a", "Mina lives in Hamburg.", ["Mina"], 0),
+        ("b", "Mina moved to Berlin.", ["Mina"], 1),
+    )
+    found = validities(rows, llm)
+    assert (found["a"].superseded_by, found["a"].attribute) == ("b", "home city")
+    assert found["a"].method == f"llm:{CHAT_MODEL}"
+    body = fake_ollama.bodies("/api/chat")[0]
+    assert "<untrusted_data>" in body["messages"][1]["content"]
+    assert validities(rows, llm) == found
+    assert len(fake_ollama.bodies("/api/chat")) == 1  # the second reflection asked the cache
 
 
 def test_the_table_keeps_ids_and_times_and_writes_only_what_changed(tmp_path: Path, embed) -> None:
