@@ -84,6 +84,25 @@ def test_a_later_fact_of_the_same_entity_and_attribute_supersedes_the_earlier(em
     assert [m for m, v in found.items() if v.superseded_by is None] == ["ryokan", "home2", "team2"]
 
 
+def test_japanese_facts_change_by_the_same_rule(embed) -> None:
+    found = validities(
+        facts(
+            embed,
+            ("home1", "ミナはハンブルクに住んでいる。", ["ミナ"], 0),
+            ("team1", "ピーターは決済チームで働いている。", ["ピーター"], 0),
+            ("store1", "warelayのベクトルの保存先はChroma。", ["warelay"], 0),
+            ("home2", "ミナはベルリンに引っ越した。", ["ミナ"], 1),
+            ("team2", "ピーターはプラットフォームチームに異動した。", ["ピーター"], 1),
+            ("store2", "warelayのベクトルの保存先をLanceDBに変えた。", ["warelay"], 1),
+        )
+    )
+    assert {m: v.superseded_by for m, v in found.items() if v.superseded_by} == {
+        "home1": "home2",
+        "team1": "team2",
+        "store1": "store2",
+    }
+
+
 def test_another_entity_another_attribute_or_a_restatement_replaces_nothing(embed) -> None:
     found = validities(
         facts(
