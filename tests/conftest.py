@@ -119,6 +119,9 @@ def sample_two_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
 SAMPLE_HOME_MODULES = ("tests/unit/agents/test_mcp.py", "tests/flows/test_commands_on_sample.py")
 
 
+# First: xdist's own hook of the same name turns the group markers into node ids, so they
+# must be set by then; run after it, every group was silently ignored.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Collected tests -> an xdist group each: the heavy end-to-end ones together, the rest by module.
 
