@@ -5,8 +5,8 @@ embedding model and dimension, counts, and a SHA-256 per member), `omoide.toml`,
 (`vault/…`), the lake's parquet partitions (`lake/…`), one JSON-lines file per LanceDB table
 (`tables/memories.jsonl` with each row's vector and `embed_model`, `tables/entities.jsonl`,
 `tables/opinions.jsonl`, `tables/profile_history.jsonl`, `tables/fact_validity.jsonl`, which
-an archive made before facts had validity lacks: the next reflection makes it) and the tombstones with their salt
-(`state/…`). Caches, quarantine, logs, day marks and Prefect's database are left out: they
+an archive made before facts had validity lacks: the next reflection makes it) and the
+tombstones with their salt (`state/…`). Caches, quarantine, logs, day marks and Prefect's database are left out: they
 are made again from the rest, or belong to the machine that ran them.
 """
 

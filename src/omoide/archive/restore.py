@@ -213,9 +213,8 @@ def _restore_tables(
         )
     db = connect_db(db_dir)
     for name in TABLES[1:]:
-        if (
-            f"tables/{name}.jsonl" not in manifest["files"]
-        ):  # an older archive; reflection remakes it
+        # An archive older than a table lacks it; reflection makes it again.
+        if f"tables/{name}.jsonl" not in manifest["files"]:
             continue
         schema = table_schema(name, 0)
         with _open_member(zf, f"tables/{name}.jsonl", manifest, archive) as stream:

@@ -47,7 +47,7 @@ def entity_command(
         for item in report["facts"]:
             _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
         for item in report["was"]:
-            out.print(f"  was, until {item['until'] or item['valid_to'][:10]}:", highlight=False)
+            out.print(f"  was, until {item['until']}:", highlight=False)
             _print_evidence(item["day"], item["quote"], item["source"], item["kind"])
         out.print("timeline:")
     for item in report["timeline"]:

@@ -24,6 +24,7 @@ from omoide.reflect.entities import (
     summary_text,
 )
 from omoide.reflect.relationships import relationships_for
+from omoide.reflect.validity import now_and_was
 from omoide.store.entities_table import read_entities
 from omoide.store.validity_table import Validity
 
@@ -89,20 +90,17 @@ def entity_report(
 
 def _facts(rows: Sequence[Mapping[str, Any]], validity: Mapping[str, Validity]) -> dict[str, Any]:
     """An entity's rows + validities -> {"facts": W facts that stand, "was": the replaced ones, latest first}."""
-    ws = [r for r in rows if r["kind"] == "W" and r["memory_id"] in validity]
-    was = [r for r in ws if validity[r["memory_id"]].superseded_by]
-    day = {r["memory_id"]: r["day"] for r in rows}
+    now, was = now_and_was(rows, validity)
     return {
-        "facts": [_record(r) for r in ws if not validity[r["memory_id"]].superseded_by],
+        "facts": [_record(r) for r in now],
         "was": [
             {
-                **_record(r),
-                "valid_to": pd.Timestamp(validity[r["memory_id"]].valid_to).isoformat(),
-                "superseded_by": validity[r["memory_id"]].superseded_by,
-                # the local day of the fact that replaced it
-                "until": day.get(validity[r["memory_id"]].superseded_by or ""),
+                **_record(old.row),
+                "valid_to": pd.Timestamp(validity[old.row["memory_id"]].valid_to).isoformat(),
+                "superseded_by": validity[old.row["memory_id"]].superseded_by,
+                "until": old.until,  # the local day of the fact that replaced it
             }
-            for r in reversed(was)
+            for old in was
         ],
     }
 

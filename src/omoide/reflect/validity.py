@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -211,7 +213,7 @@ def _replacement(older: WFact, newer: WFact, llm: LLM | None) -> tuple[tuple[str
     if older.ts >= newer.ts or restates(older, newer):
         return None, RULE
     rule = same_attribute(older, newer)
-    if llm is None or not older.slugs & newer.slugs:
+    if llm is None:
         return rule, RULE
     if rule is None and float(older.vector @ newer.vector) < JUDGE_MIN_COSINE:
         return None, RULE
@@ -249,3 +251,30 @@ def validities(rows: pd.DataFrame, llm: LLM | None = None) -> dict[str, Validity
             kept[:] = [f for f in kept if out[f.memory_id].valid_to is None]
             kept.append(newer)
     return out
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A W fact a later one replaced, as a page shows it: its row, until when, and by what."""
+
+    row: Mapping[str, Any]
+    until: str  # the local day of the replacing fact (its UTC date when not among the rows)
+    by: Mapping[str, Any] | None  # the replacing fact's row, when among the rows
+
+
+def now_and_was(
+    rows: Sequence[Mapping[str, Any]], validity: Mapping[str, Validity]
+) -> tuple[list[Mapping[str, Any]], list[Replaced]]:
+    """An entity's memory rows (oldest first) + validities -> its W facts that stand, and those replaced (latest change first)."""
+    ws = [r for r in rows if r["kind"] == "W" and r["memory_id"] in validity]
+    by_id = {r["memory_id"]: r for r in rows}
+    now, was = [], []
+    for r in ws:
+        v = validity[r["memory_id"]]
+        if v.superseded_by is None:
+            now.append(r)
+            continue
+        by = by_id.get(v.superseded_by)
+        utc = v.valid_to.date().isoformat() if v.valid_to else "?"
+        was.append(Replaced(r, str(by["day"]) if by is not None else utc, by))
+    return now, was[::-1]

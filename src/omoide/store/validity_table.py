@@ -35,7 +35,7 @@ class Validity:
     valid_from: datetime
     valid_to: datetime | None = None
     superseded_by: str | None = None
-    method: str = ""  # "rule" or "ollama:<model>": who decided the replacement
+    method: str = ""  # "rule" or "llm:<model>": who decided the replacement
 
     def standing(self, at: datetime) -> bool:
         """A time (an exclusive end, such as the end of an --as-of day) -> whether the fact still stood just before it."""

@@ -17,6 +17,7 @@ import yaml
 from omoide.core.files import write_text_if_changed
 from omoide.core.markers import GENERATED
 from omoide.reflect.entities import Entity, EntityView, entity_slug
+from omoide.reflect.validity import now_and_was
 from omoide.store.validity_table import Validity
 from omoide.vault.evidence import cited, escaped, evidence
 
@@ -46,26 +47,16 @@ def _facts(
     view: EntityView, home: Path, page_dir: Path, validity: Mapping[str, Validity]
 ) -> list[str]:
     """Entity view + validities -> its `## Facts` section: the W facts that stand, then what was true before."""
-    ws = [r for r in view.rows if r["kind"] == "W" and r["memory_id"] in validity]
-    if not ws:
+    now, was = now_and_was(view.rows, validity)
+    if not now and not was:
         return []
-    quote = {r["memory_id"]: cited(r, home).quote for r in view.rows}
-    day = {r["memory_id"]: str(r["day"]) for r in view.rows}
-    now = [r for r in ws if validity[r["memory_id"]].superseded_by is None]
-    was = [r for r in ws if validity[r["memory_id"]].superseded_by is not None]
     out = ["", "## Facts", ""]
     out += [f"- {_line(r, home, page_dir)}" for r in now] or ["- (no fact stands)"]
     if was:
         out += ["", "### Was", ""]
-    for r in reversed(was):  # the latest change first
-        v = validity[r["memory_id"]]
-        # The local day of the fact that replaced it (the UTC date can be the day before).
-        until = day.get(v.superseded_by or "") or (
-            v.valid_to.date().isoformat() if v.valid_to else "?"
-        )
-        then = quote.get(v.superseded_by or "")
-        by = f", then “{escaped(then)}”" if then else ""
-        out.append(f"- until {until}{by}: {_line(r, home, page_dir)}")
+    for old in was:
+        by = f", then “{escaped(cited(old.by, home).quote)}”" if old.by is not None else ""
+        out.append(f"- until {old.until}{by}: {_line(old.row, home, page_dir)}")
     return out
 
 
