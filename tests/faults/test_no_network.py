@@ -9,6 +9,7 @@ fail, and it needs no privileges beyond tracing one's own children, which CI has
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import re
@@ -26,9 +27,21 @@ _INET = re.compile(r'sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')
 _INET6 = re.compile(r'sin6_port=htons\((\d+)\).*?inet_pton\(AF_INET6, "([^"]+)"')
 
 
+@functools.cache
+def _seccomp() -> list[str]:
+    """-> strace's seccomp-bpf option where this strace and kernel support it, else nothing."""
+    probe = ["strace", "-f", "--seccomp-bpf", "-qq", "-o", os.devnull, "true"]
+    return ["--seccomp-bpf"] if subprocess.run(probe, capture_output=True).returncode == 0 else []
+
+
 def strace(trace: Path) -> list[str]:
     """Output file -> the strace command line that records every connect and send to it."""
-    return ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", str(trace)]
+    # seccomp-bpf stops a process only at the traced calls instead of at every system call:
+    # the same calls are recorded, and a traced backfill takes 32 s instead of 107 s here.
+    return [
+        *("strace", "-f", *_seccomp(), "-qq"),
+        *("-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", str(trace)),
+    ]
 
 
 def offending(trace: str) -> list[str]:
