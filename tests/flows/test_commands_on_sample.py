@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from omoide.memory.recall import INFERRED
 from tests.fakes import run_cli
 
 QUESTIONS = ("which store did we pick for warelay", "Peter", "ryokan in Kyoto")
@@ -189,7 +190,7 @@ def test_facts_that_changed_answer_with_what_stands_and_as_of_a_day(sample_two_d
     authorship = {
         (h["memory_type"], h["kind"] == "session"): h["parts"]["authorship"] for h in weighed
     }
-    assert authorship[("inferred", False)] == 0.8 and authorship[("direct", False)] == 1.0
+    assert authorship[("inferred", False)] == INFERRED and authorship[("direct", False)] == 1.0
     then = _asked(sample_two_days, "where does Mina live", "--as-of", "2026-11-19")
     assert not any("Berlin" in hit["content"] for hit in then)
     assert all(hit["day"] <= "2026-11-19" for hit in then)
