@@ -1,0 +1,146 @@
+"""Every chat export kind (LINE, ChatGPT, Claude, DiscordChatExporter): missing exports, stable
+event ids, settings, day keys, and `omoide backfill` reading them all."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from omoide.core.errors import SourceError
+from omoide.core.ids import stable_id
+from omoide.core.settings import get_settings
+from omoide.ingest.fingerprint import input_files
+from omoide.ingest.sources import collect
+from omoide.memory.records import chat_records
+from tests.unit.ingest.sources.chat_exports import (
+    CHATGPT,
+    CLAUDE,
+    DAY,
+    DM,
+    END,
+    FIXTURES,
+    GUILD,
+    LINE_JA,
+    NOW,
+    START,
+    export_source,
+)
+
+
+@pytest.mark.parametrize("kind", ["line", "chatgpt", "claude", "discord"])
+def test_a_missing_export_is_a_source_error(kind: str, tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such"):
+        collect(export_source(kind, tmp_path / "nowhere"), START, END, NOW)
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [("line", LINE_JA), ("chatgpt", CHATGPT), ("claude", CLAUDE), ("discord", GUILD)],
+)
+def test_event_ids_are_the_same_on_every_read_and_for_a_later_export(
+    kind: str, path: Path, tmp_path: Path
+) -> None:
+    first = collect(export_source(kind, path), START, END, NOW).events
+    again = collect(export_source(kind, path), START, END, NOW).events
+    assert first["event_id"].tolist() == again["event_id"].tolist() and first["event_id"].is_unique
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    shutil.copy(path, tmp_path / "old" / path.name)
+    shutil.copy(path, tmp_path / "new" / path.name)  # the same history, exported again
+    both = collect(export_source(kind, tmp_path), START, END, NOW).events
+    assert sorted(both["event_id"]) == sorted(first["event_id"])  # read twice, kept once
+    if kind == "chatgpt":
+        row = first.iloc[0]
+        assert row["event_id"] == stable_id(
+            "chatgpt",
+            "chatgpt",
+            "6740a1b2-0000-4000-8000-0000000000c1",
+            row["source_ref"].split("#")[1],
+        )
+
+
+def test_settings_give_chat_exports_the_zone_and_the_users_name(omoide_home: Path) -> None:
+    (omoide_home / "omoide.toml").write_text(
+        'timezone = "Asia/Tokyo"\nuser_name = "Ken Sato"\n'
+        '[[sources]]\nkind = "line"\npath = "line"\ntimezone = "Europe/Berlin"\n'
+        '[[sources]]\nkind = "chatgpt"\npath = "chatgpt"\n'
+        '[[sources]]\nkind = "claude"\npath = "claude/conversations.json"\n'
+        '[[sources]]\nkind = "discord"\npath = "discord"\n'
+        '[[sources]]\nkind = "chat"\npath = "chats"\n',
+        encoding="utf-8",
+    )
+    sources = {s.kind: s for s in get_settings().sources}
+    assert sources["line"].timezone == "Europe/Berlin"
+    assert {sources[k].timezone for k in ("chatgpt", "claude", "discord")} == {"Asia/Tokyo"}
+    assert {sources[k].user_name for k in ("line", "chatgpt", "claude", "discord")} == {"Ken Sato"}
+    # Other kinds are dumped as before, so their cache keys do not change.
+    assert sources["chat"].timezone is None and "timezone" not in sources["chat"].model_dump_json()
+    (omoide_home / "omoide.toml").write_text(
+        '[[sources]]\nkind = "line"\npath = "x"\ntimezone = "Mars/Base"\n', encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match="unknown timezone"):
+        get_settings()
+
+
+def test_day_keys_follow_the_export_files(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES, tmp_path / "x")
+    (tmp_path / "x" / "chatgpt" / "chat.html").write_text("<html></html>", encoding="utf-8")
+    files = {
+        kind: [p.name for p in input_files(export_source(kind, tmp_path / "x" / kind), DAY)]
+        for kind in ("line", "chatgpt", "claude", "discord")
+    }
+    assert files == {
+        "line": ["mom_en.txt", "talk_ja.txt", "team_en.txt"],
+        "chatgpt": ["conversations.json"],
+        "claude": ["conversations.json"],
+        "discord": [DM.name, GUILD.name],
+    }
+
+
+def test_an_ai_chats_title_is_no_chat_partner() -> None:
+    ai = collect(export_source("chatgpt", CHATGPT), START, END, NOW).events
+    friends = collect(export_source("line", LINE_JA), START, END, NOW).events
+    records = chat_records(pd.concat([ai, friends], ignore_index=True), DAY, NOW)
+    entities = {tuple(e) for e in records["entities"]}
+    assert entities == {(), ("山田花子",)}
+
+
+@pytest.mark.slow
+def test_omoide_backfill_reads_every_export_kind(tmp_path: Path) -> None:
+    from omoide.store.lake import read_events
+    from tests.fakes import run_cli
+
+    home = tmp_path / "home"
+    shutil.copytree(FIXTURES, home / "exports")
+    (home / "omoide.toml").write_text(
+        'timezone = "Asia/Tokyo"\nuser_name = "Ken Sato"\n'
+        '[[sources]]\nkind = "line"\npath = "exports/line"\n'
+        '[[sources]]\nkind = "chatgpt"\npath = "exports/chatgpt"\n'
+        '[[sources]]\nkind = "claude"\npath = "exports/claude/conversations.json"\n'
+        '[[sources]]\nkind = "discord"\npath = "exports/discord"\n',
+        encoding="utf-8",
+    )
+    r = run_cli("backfill", "--start", str(DAY), "--end", str(DAY), home=home, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    events = read_events(home / "lake", DAY)
+    assert events.groupby("source").size().to_dict() == {
+        "chatgpt": 4,
+        "claude": 4,
+        "discord": 4,
+        "line": 12,
+    }
+    assert set(events["event_type"]) == {"chat"}
+    mine = events[events["actor"] == "Ken Sato"]
+    assert mine.groupby("source").size().to_dict() == {"chatgpt": 2, "claude": 2, "line": 3}
+    refs = set(events["source_ref"])
+    assert str(home / "exports/line/talk_ja.txt#L11") in refs
+    assert str(home / "exports/discord" / f"{GUILD.name}#1309000000000000002") in refs
+    assert not (home / "quarantine").exists() or not any((home / "quarantine").rglob("*.*"))
+    found = run_cli("recall", "旅館は東山", "--json", "--now", "2026-11-21", home=home)
+    assert found.returncode == 0, found.stderr[-3000:]
+    top = json.loads(found.stdout)[:3]
+    assert any("旅館は東山のほう" in x["content"] and "talk_ja.txt#L" in x["source"] for x in top)
