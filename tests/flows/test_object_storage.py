@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,8 @@ def test_backfill_recall_and_forget_run_against_object_storage(
 ) -> None:
     """Also: no region lookup, no instance-metadata call — the store's only peer is the endpoint."""
     home = tmp_path / "home"
-    first, last = write_sample(home, days=2)
+    # One day (Thursday: the Kyoto note and W facts) runs every stage in the least time.
+    first, last = write_sample(home, days=1, end=date(2026, 11, 19))
     env = {**s3, "OMOIDE_STORAGE_URI": URI}
     days = ("--start", str(first), "--end", str(last))
     trace = tmp_path / "trace" if shutil.which("strace") else None

@@ -1,4 +1,4 @@
-"""A re-run settles in one pass: the second backfill of a 5-day sample (cached, or forced with days side by side) changes no byte."""
+"""A re-run settles in one pass: the second backfill of a 3-day sample (cached, or forced with days side by side) changes no byte."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def snapshot(home: Path) -> dict[str, str]:
 def test_the_second_backfill_changes_no_byte(omoide_home: Path, monkeypatch) -> None:
     from omoide.flows.backfill import backfill
 
-    first, last = write_sample(omoide_home, days=5, end=LAST)
+    first, last = write_sample(omoide_home, days=3, end=LAST)
     state = backfill(start=first, end=last, return_state=True)
     assert state.is_completed(), state.message
     before = snapshot(omoide_home)
