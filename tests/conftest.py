@@ -117,19 +117,39 @@ def sample_two_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # Modules that share `sample_two_days`: one group, so one worker builds it once.
 SAMPLE_HOME_MODULES = ("tests/unit/agents/test_mcp.py", "tests/flows/test_commands_on_sample.py")
+# The longest modules, longest first (seconds on a quiet 2-core run of 2026-11-26). xdist hands
+# out groups in collection order, so these start first and the short tests fill in around
+# them; collected in folder order, the backfill bench and forget started late and made the
+# suite's tail.
+LONGEST_FIRST = (
+    "tests/faults/test_kill_trials.py",  # 351
+    "tests/flows/test_forget.py",  # 344 with its fixture
+    "tests/unit/bench/test_bench_backfill.py",  # 231
+    "tests/flows/test_object_storage.py",  # 231
+    "tests/faults/test_fault_suite.py",  # 198, on two processes
+    "tests/faults/test_no_network.py",  # 138
+    "tests/flows/test_daily.py",  # about 250 over many tests
+    "tests/flows/test_commands_on_sample.py",  # the sample-home group, about 200
+    "tests/faults/test_busy_and_concurrent.py",  # about 130
+    "tests/flows/test_deployments.py",  # 102
+    "tests/flows/test_backfill_dask.py",  # 99
+    "tests/flows/test_settle.py",  # 95 with its fixture
+)
 
 
 # First: xdist's own hook of the same name turns the group markers into node ids, so they
 # must be set by then; run after it, every group was silently ignored.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Collected tests -> an xdist group each: one per module, the modules sharing the sample home as one.
+    """Collected tests -> the longest modules first, and an xdist group each: one per module, the modules sharing the sample home as one.
 
     A module's shared fixtures (a backfilled sample, a loaded model) are then built once, on
     one worker. The end-to-end tests (kill trials, fault suite, no-network traces, the
     Prefect-server tests) stay in their own modules' groups and run side by side: held to one
     worker they made the suite's tail (20m16s against 20m06s with no groups at all).
     """
+    rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
     for item in items:
         module = item.nodeid.split("::", 1)[0]
         group = "sample-home" if module in SAMPLE_HOME_MODULES else module
