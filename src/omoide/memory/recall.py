@@ -215,6 +215,11 @@ def prefilter(
     return " AND ".join(parts) or None
 
 
+def _read(table: lancedb.table.Table, rowids: list[int]) -> pa.Table:
+    """Row ids -> those rows' COLUMNS, vector and _rowid."""
+    return table.take_row_ids(rowids).select([*COLUMNS, "vector"]).with_row_id().to_arrow()
+
+
 def _candidates(
     table: lancedb.table.Table,
     lexical: dict[int, float],
@@ -224,15 +229,14 @@ def _candidates(
     """Scored row ids of both pools (+ rows already read) -> their rows (COLUMNS, vector, _rowid), lexical and semantic scores."""
     rowids = list(dict.fromkeys([*lexical, *semantic]))
     if known is None:
-        rows = table.take_row_ids(rowids).select([*COLUMNS, "vector"]).with_row_id().to_arrow()
+        rows = _read(table, rowids)
     else:  # a later pass reads only the rows the earlier one had not
         have = set(known["_rowid"].to_pylist())
         new = [r for r in rowids if r not in have]
         wanted = pa.array(rowids, known.schema.field("_rowid").type)
         rows = known.filter(pc.is_in(known["_rowid"], value_set=wanted))
         if new:
-            read = table.take_row_ids(new).select([*COLUMNS, "vector"]).with_row_id().to_arrow()
-            rows = pa.concat_tables([rows, read.cast(rows.schema)])
+            rows = pa.concat_tables([rows, _read(table, new).cast(rows.schema)])
     got = rows["_rowid"].to_pylist()
     lex = np.array([lexical.get(r, 0.0) for r in got], dtype=np.float64)
     sem = np.array([semantic.get(r, 0.0) for r in got], dtype=np.float64)
@@ -309,7 +313,7 @@ class _How:
 
 @dataclass(frozen=True)
 class _Ranked:
-    """Candidates (COLUMNS + _rowid), their score and its parts (ScoreParts' fields), and the order best first."""
+    """Candidates (COLUMNS, vector, _rowid), their score and its parts (ScoreParts' fields), and the order best first."""
 
     rows: pa.Table
     score: np.ndarray
@@ -453,7 +457,8 @@ def recall(
     if not lexical and not semantic:
         return []
     how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window)
-    ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity or {})
+    validity = validity or {}
+    ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity)
     if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
         # Second pass: the question's vector moved toward what the first pass ranked best
         # finds evidence worded like the answer rather than like the question.
@@ -462,7 +467,7 @@ def recall(
         semantic = semantic_scores(table, moved, wheres, tagged, n, filters)
         semantic.setdefault(head, 0.0)
         ranked = _ranked(
-            table, lexical, semantic, credits, how, now, where, validity or {}, head, ranked.rows
+            table, lexical, semantic, credits, how, now, where, validity, head, ranked.rows
         )
     rows, order, parts = ranked.rows, ranked.order, ranked.parts
     shown = distinct(
@@ -486,7 +491,7 @@ def recall(
             ts=row["ts"].astimezone(UTC).isoformat(),
             entities=row["entities"] or [],
             source_refs=pick.refs,
-            **_validity_fields((validity or {}).get(row["memory_id"]), now),
+            **_validity_fields(validity.get(row["memory_id"]), now),
         )
         results.append(
             Recalled(
