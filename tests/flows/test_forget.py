@@ -20,6 +20,7 @@ from omoide.sample.browsers import CHAIN_END, CHAIN_START, CHROME_EPOCH_US
 from tests.fakes import run_cli
 
 DOMAIN = [Needle("clinic-zq.example"), Needle("Zorblax")]
+SITE = "justonecookbook.com"  # the sample's recipe site: visits, web and window watchers, digests
 PERSON = [Needle("Quillon", word=True), Needle("Vantablue")]
 DAY = [Needle("Marblefox")]
 
@@ -90,6 +91,23 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, date, date]
     return home, first, last
 
 
+def _site_pages(home: Path, domain: str) -> list[Needle]:
+    """Home -> every title and URL of the domain's pages, read from the person's own browser and ActivityWatch files."""
+    con = sqlite3.connect(f"file:{home / 'sources/firefox/places.sqlite'}?mode=ro", uri=True)
+    pages = con.execute(
+        "SELECT url, title FROM moz_places WHERE url LIKE ?", (f"%{domain}%",)
+    ).fetchall()
+    con.close()
+    export = json.loads((home / "sources/activitywatch/aw-buckets-export.json").read_text())
+    for bucket in export["buckets"].values():
+        pages += [
+            (e["data"].get("url"), e["data"].get("title"))
+            for e in bucket["events"]
+            if domain in str(e["data"].get("url"))
+        ]
+    return [Needle(t) for t in sorted({t for page in pages for t in page if t})]
+
+
 def _hits(home: Path, needles: list[Needle]) -> list[str]:
     """Home + needles -> the files (the person's own sources excepted) still holding one."""
     settings = get_settings(home=home)
@@ -137,13 +155,26 @@ def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollect
     assert receipt["prefect_db_vacuumed"]
     assert _hits(home, DAY) == []
 
+    # A real site: its pages are also in the window watcher's titles ("… • Just One Cookbook —
+    # Mozilla Firefox"), which carry no URL, in sessions, digests and Prefect's database.
+    site = _site_pages(home, SITE)
+    assert len(site) >= 6 and _hits(home, site)
+    receipt = _forget(home, "--domain", SITE)
+    assert receipt["scan"]["hits"] == [] and receipt["scan"]["strings"] >= len(site)
+    removed = receipt["removed"]
+    assert removed["lake events"] >= 3 * 3  # each page: a visit, a web and a window record
+    # rows that held them, not every row of the day made again
+    assert 0 < removed["lake sessions"] < 50 and 0 < removed["lake memory rows"] < 50
+    assert _hits(home, site) == []
+
     # The sources still hold all of it: a forced re-collection must not bring any of it back.
     r = _cli(home, "backfill", "--start", str(first), "--end", str(last), "--force")
     assert r.returncode == 0, r.stderr[-2000:]
-    assert _hits(home, DOMAIN + PERSON + DAY) == []
+    assert _hits(home, DOMAIN + PERSON + DAY + site) == []
     tombstones = (home / "state/tombstones.jsonl").read_text(encoding="utf-8")
     assert "clinic" not in tombstones and "Quillon" not in tombstones
-    r = _cli(home, "recall", "Zorblax Vantablue Quillon Marblefox clinic", "--json")
-    assert r.returncode == 0, r.stderr
-    found = " ".join(m["content"] for m in json.loads(r.stdout)).lower()
-    assert not any(n.text.lower() in found for n in DOMAIN + PERSON + DAY)
+    for question in ("Zorblax Vantablue Quillon Marblefox clinic", "just one cookbook dashi"):
+        r = _cli(home, "recall", question, "--json")
+        assert r.returncode == 0, r.stderr
+        found = " ".join(m["content"] for m in json.loads(r.stdout)).lower()
+        assert not any(n.text.lower() in found for n in DOMAIN + PERSON + DAY + site)

@@ -110,7 +110,7 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
             remade = sorted(outcome(state, "re-making the touched days"))
         else:
             flow_modules(settings.home, "forget")
-        counts |= purge_prefect(selection.needles)
+        counts |= purge_prefect(selection.matcher)
         # This process's Prefect server writes the events it buffered as it stops (on a busy
         # machine, seconds after the runs): stopped now, its writes all land before the scrub.
         quiesce()
@@ -118,7 +118,7 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
             counts[key] += n
         counts |= compact(settings)
         counts["prefect events"], vacuumed = scrub_prefect_db(
-            settings.prefect_home, selection.needles
+            settings.prefect_home, selection.matcher
         )
         hits = receipt_scan(settings, selection)
     return {

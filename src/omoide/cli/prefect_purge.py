@@ -12,45 +12,44 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from omoide.forget.scan import byte_pattern, text_pattern
-from omoide.forget.select import Needle
+from omoide.forget.matcher import Matcher
 
 PAGE = 200
 
 
-def _quotes(value: object, needles: Sequence[Needle]) -> bool:
-    """Any JSON-able value + needles -> True when its text holds one."""
+def _quotes(value: object, matcher: Matcher) -> bool:
+    """Any JSON-able value + matcher -> True when its text holds a needle."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return any(text_pattern(n).search(text) for n in needles)
+    return bool(matcher.in_text(text))
 
 
 def _quoting(
-    read: Callable[..., list[Any]], fields: Callable[[Any], list[object]], needles: Sequence[Needle]
+    read: Callable[..., list[Any]], fields: Callable[[Any], list[object]], matcher: Matcher
 ) -> list[Any]:
-    """A paged Prefect read + what of each object to search + needles -> ids of the objects quoting one."""
+    """A paged Prefect read + what of each object to search + matcher -> ids of the objects quoting a needle."""
     found, offset = [], 0
     while page := read(limit=PAGE, offset=offset):
-        found += [o.id for o in page if _quotes(fields(o), needles)]
+        found += [o.id for o in page if _quotes(fields(o), matcher)]
         offset += len(page)
     return found
 
 
-def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
-    """Needles -> Prefect artifacts and flow runs (with their task runs and logs) quoting them deleted; counts."""
+def purge_prefect(matcher: Matcher) -> dict[str, int]:
+    """Matcher -> Prefect artifacts and flow runs (with their task runs and logs) quoting a needle deleted; counts."""
     from prefect.client.orchestration import get_client
 
     counts = {"prefect artifacts": 0, "prefect flow runs": 0}
-    if not needles:
+    if not matcher:
         return counts
     with get_client(sync_client=True) as client:
-        artifacts = _quoting(client.read_artifacts, lambda a: [a.data, a.description], needles)
+        artifacts = _quoting(client.read_artifacts, lambda a: [a.data, a.description], matcher)
         for artifact_id in artifacts:
             client.delete_artifact(artifact_id)
-        runs = _quoting(client.read_flow_runs, lambda r: [r.parameters, r.name], needles)
+        runs = _quoting(client.read_flow_runs, lambda r: [r.parameters, r.name], matcher)
         for run_id in runs:
             client.delete_flow_run(run_id)
     counts.update({"prefect artifacts": len(artifacts), "prefect flow runs": len(runs)})
@@ -58,9 +57,9 @@ def purge_prefect(needles: Sequence[Needle]) -> dict[str, int]:
 
 
 def scrub_prefect_db(
-    prefect_home: Path, needles: Sequence[Needle], quiet_s: float = 3.0, limit_s: float = 60.0
+    prefect_home: Path, matcher: Matcher, quiet_s: float = 3.0, limit_s: float = 60.0
 ) -> tuple[int, bool]:
-    """Prefect's home + needles -> events quoting them deleted, the database vacuumed; (events, vacuumed).
+    """Prefect's home + matcher -> events quoting a needle deleted, the database vacuumed; (events, vacuumed).
 
     Prefect's server writes events in batches, seconds after they happened (later on a busy
     machine), and an artifact's events carry its data. So quoting events are deleted until
@@ -70,16 +69,13 @@ def scrub_prefect_db(
     if url and not url.startswith("sqlite"):
         return 0, False  # a server database elsewhere is not this home's file to edit
     path = Path(url.split("///", 1)[1]) if url else prefect_home / "prefect.db"
-    if not path.exists() or not needles:
+    if not path.exists() or not matcher:
         return 0, False
-    patterns = [byte_pattern(n) for n in needles]
     con = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=60)
     con.create_function(
         "quotes",
         1,
-        lambda text: (
-            text is not None and any(p.search(str(text).lower().encode("utf-8")) for p in patterns)
-        ),
+        lambda text: text is not None and bool(matcher.in_bytes(str(text).encode("utf-8"))),
         deterministic=True,
     )
     deleted, started = 0, time.monotonic()

@@ -228,16 +228,6 @@ def read_parquet(path: StorePath, schema: pa.Schema | None = None) -> pa.Table:
         return pq.read_table(path.path, schema=schema, filesystem=path.fs)
 
 
-def parquet_rows(path: StorePath) -> int:
-    """Parquet at a store path -> its number of rows, from the footer."""
-    import pyarrow.parquet as pq
-
-    if not isinstance(path, Remote):
-        return int(pq.read_metadata(path).num_rows)
-    with reaching(path):
-        return int(pq.read_metadata(path.path, filesystem=path.fs).num_rows)
-
-
 def size_under(folder: StorePath) -> int:
     """A folder or prefix -> the bytes of every file under it."""
     return sum(f.stat().st_size for f in files_under(folder))

@@ -23,6 +23,7 @@ from omoide.ingest.tombstones import (
     domain_entry,
     record_entries,
     salt_of,
+    title_entries,
     url_entry,
 )
 
@@ -36,7 +37,7 @@ def own_files(settings: Settings) -> list[Path]:
 def preview(settings: Settings, selector: Selector) -> tuple[Selection, dict[str, Any]]:
     """Settings + selector -> the selection and what a forget would take (nothing changes)."""
     selection = select_records(settings.lake_dir, selector)
-    memories = purge.forgotten_memories(settings.lake_dir, selection)
+    memories = set().union(*memories_of(settings, selection).values())
     events = selection.events
     by_source = Counter(events["source_name"]) if not events.empty else Counter()
     return selection, {
@@ -51,17 +52,24 @@ def preview(settings: Settings, selector: Selector) -> tuple[Selection, dict[str
                 for s in settings.sources
                 if s.path is not None and s.kind in ("notes", *CHAT_SOURCE_KINDS)
             ],
-            selection.needles,
+            selection.matcher,
             settings.home,
         ),
     }
 
 
+def memories_of(settings: Settings, selection: Selection) -> dict[date, set[str]]:
+    """Settings + selection -> per day, the memory rows made from it or quoting it; read once, before anything is removed."""
+    if selection.memories is None:
+        selection.memories = purge.forgotten_memories_by_day(settings.lake_dir, selection)
+    return selection.memories
+
+
 def days_to_remake(settings: Settings, selection: Selection) -> list[date]:
-    """Settings + selection -> the touched days, and the days whose vault page quotes a forgotten string
-    (a `Related Memories` link to a forgotten memory of another day): each is made again."""
-    quoting = set(purge.pages_quoting(settings.vault_dir / "memory", selection.needles))
-    return sorted(set(selection.days) | quoting)
+    """Settings + selection -> the days made again: the touched days, the days with a memory row quoting it,
+    and the days whose vault page quotes it (a `Related Memories` link to a forgotten memory of another day)."""
+    quoting = set(purge.pages_quoting(settings.vault_dir / "memory", selection.matcher))
+    return sorted(set(selection.days) | quoting | set(memories_of(settings, selection)))
 
 
 def take_back(settings: Settings, selector: Selector, selection: Selection) -> dict[str, int]:
@@ -73,18 +81,22 @@ def take_back(settings: Settings, selector: Selector, selection: Selection) -> d
         entries.append(domain_entry(salt, selector.domain))
     if selector.url:
         entries.append(url_entry(salt, selector.url))
+    if selector.domain or selector.url:
+        # A forgotten site stays out: the window watcher's records of its pages carry no URL.
+        what = selection.described
+        entries += title_entries(salt, what.pages, what.sites)
     counts = {"tombstones added": add_tombstones(settings.state_dir, entries, now)}
-    ids = purge.forgotten_memories(settings.lake_dir, selection)
-    counts |= purge.purge_lake(settings.lake_dir, selection)
+    remake = days_to_remake(settings, selection)
+    memories = memories_of(settings, selection)
+    ids = set().union(*memories.values())
+    counts |= purge.purge_lake(settings.lake_dir, selection, memories)
     counts["lancedb memories"] = purge.purge_memories(settings.lancedb_dir, ids)
     counts["opinions resting on them"] = purge.purge_opinions(
-        settings.lancedb_dir, ids, selection.needles
+        settings.lancedb_dir, ids, selection.matcher
     )
     counts["Big Five evidence ids"] = purge.purge_profile_evidence(settings.lancedb_dir, ids)
     counts["quarantine entries"] = purge.purge_quarantine(settings.quarantine_dir, selection)
-    counts["day marks cleared"] = purge.clear_day_marks(
-        settings.day_marks_dir, days_to_remake(settings, selection)
-    )
+    counts["day marks cleared"] = purge.clear_day_marks(settings.day_marks_dir, remake)
     counts |= settle(settings, selection)
     return counts
 
@@ -93,9 +105,9 @@ def settle(settings: Settings, selection: Selection) -> dict[str, int]:
     """Settings + selection -> caches, stored results and log lines quoting it removed; counts."""
     return {
         "cache files": purge.purge_files(
-            [settings.cache_dir, settings.prefect_home / "storage"], selection.needles
+            [settings.cache_dir, settings.prefect_home / "storage"], selection.matcher
         ),
-        "log lines": purge.redact_logs(settings.home / "logs", selection.needles),
+        "log lines": purge.redact_logs(settings.home / "logs", selection.matcher),
     }
 
 

@@ -9,9 +9,8 @@ quote them. Each function returns how many it removed, for the receipt.
 from __future__ import annotations
 
 import json
-import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -19,13 +18,14 @@ import pyarrow as pa
 
 from omoide.core import schemas
 from omoide.core.files import write_parquet_atomic, write_text_atomic
-from omoide.core.location import StorePath, parquet_rows, size_under, write_parquet
-from omoide.forget.scan import byte_pattern, files_under, text_pattern
-from omoide.forget.select import Needle, Selection
+from omoide.core.location import StorePath, size_under, write_parquet
+from omoide.forget.matcher import Matcher
+from omoide.forget.scan import files_under
+from omoide.forget.select import Selection
 from omoide.reflect.opinions import load_opinions
 from omoide.store.connect import connect_db
 from omoide.store.day_marks import mark_path
-from omoide.store.lake import part_path, partition, read_facts, read_part
+from omoide.store.lake import part_path, partition, read_facts, read_part, stage_days
 from omoide.store.memories import sql_list
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import open_profile_history, read_analysis_rows
@@ -33,33 +33,49 @@ from omoide.store.profile_table import open_profile_history, read_analysis_rows
 LOG_REMOVED = "[omoide forget: a line about something forgotten was removed]"
 
 
-def _mentions(texts: Iterable[object], needles: Sequence[Needle]) -> bool:
-    """Texts + needles -> True when any text holds any needle."""
-    patterns = [text_pattern(n) for n in needles]
-    return any(isinstance(t, str) and any(p.search(t) for p in patterns) for t in texts)
+def forgotten_memories_by_day(lake_dir: StorePath, selection: Selection) -> dict[date, set[str]]:
+    """Lake + selection -> per day, the ids of the memory rows made from a forgotten record or quoting a forgotten string.
 
-
-def forgotten_memories(lake_dir: StorePath, selection: Selection) -> set[str]:
-    """Lake + selection -> ids of the touched days' memory rows made from a forgotten record or quoting one."""
+    Every day's rows are read, not only the touched days': a row quoting a forgotten title
+    elsewhere (a digest, a fact) goes too, and its day is made again.
+    """
     refs = set(selection.events["source_ref"]) if not selection.events.empty else set()
-    ids: set[str] = set()
-    for day in selection.days:
+    out: dict[date, set[str]] = {}
+    for day in stage_days(lake_dir, "facts"):
         facts = read_facts(lake_dir, day)
-        for memory_id, sources, content in zip(
-            facts["memory_id"], facts["source_refs"], facts["content"], strict=True
-        ):
-            if refs & set(sources if sources is not None else ()) or _mentions(
-                [content], selection.needles
-            ):
-                ids.add(memory_id)
-    return ids
+        ids = {
+            memory_id
+            for memory_id, sources, content in zip(
+                facts["memory_id"], facts["source_refs"], facts["content"], strict=True
+            )
+            if refs & set(sources if sources is not None else ())
+            or selection.matcher.any_text([content])
+        }
+        if ids:
+            out[day] = ids
+    return out
 
 
-def purge_lake(lake_dir: StorePath, selection: Selection) -> dict[str, int]:
-    """Lake + selection -> forgotten events removed; the touched days' sessions and memory rows dropped (made again)."""
+def _sessions_holding(path: StorePath, refs: set[str]) -> int:
+    """Sessions partition + forgotten record refs -> how many of its sessions were made from one."""
+    sessions = read_part(path, schemas.SESSIONS)
+    return int(
+        sum(bool(refs & set(rs if rs is not None else ())) for rs in sessions["source_refs"])
+    )
+
+
+def purge_lake(
+    lake_dir: StorePath, selection: Selection, memories: dict[date, set[str]]
+) -> dict[str, int]:
+    """Lake + selection + forgotten memory ids by day -> forgotten events removed; those days' sessions and memory rows dropped (made again).
+
+    The counts are rows that held forgotten records: the sessions and memory rows made from
+    them, not every row of a day that is made again.
+    """
     gone = set(selection.events["event_id"]) if not selection.events.empty else set()
+    refs = set(selection.events["source_ref"]) if not selection.events.empty else set()
     counts = {"lake events": 0, "lake sessions": 0, "lake memory rows": 0}
-    for day in selection.days:
+    for day in sorted(set(selection.days) | set(memories)):
         for path in sorted(partition(lake_dir, "events", day).glob("*.parquet")):
             events = read_part(path, schemas.EVENTS)
             drop = events["event_id"].isin(gone)
@@ -71,14 +87,14 @@ def purge_lake(lake_dir: StorePath, selection: Selection) -> dict[str, int]:
                 path.unlink()
             else:
                 write_parquet(schemas.to_table(kept, schemas.EVENTS), path)
-        for stage, name, key in (
-            ("sessions", "sessions", "lake sessions"),
-            ("facts", "facts", "lake memory rows"),
-        ):
-            path = part_path(lake_dir, stage, day, name)
-            if path.exists():
-                counts[key] += parquet_rows(path)
-                path.unlink()
+        sessions = part_path(lake_dir, "sessions", day, "sessions")
+        if sessions.exists():
+            counts["lake sessions"] += _sessions_holding(sessions, refs)
+            sessions.unlink()
+        facts = part_path(lake_dir, "facts", day, "facts")
+        if facts.exists():
+            counts["lake memory rows"] += len(memories.get(day, ()))
+            facts.unlink()
     return counts
 
 
@@ -94,7 +110,7 @@ def purge_memories(db_dir: Path, ids: set[str]) -> int:
     return n
 
 
-def purge_opinions(db_dir: Path, ids: set[str], needles: Sequence[Needle]) -> int:
+def purge_opinions(db_dir: Path, ids: set[str], matcher: Matcher) -> int:
     """LanceDB folder + forgotten memory ids -> every opinion cleared when one rests on them; how many rested.
 
     Opinions move by evidence in order, so one built partly on a forgotten memory cannot be
@@ -107,7 +123,7 @@ def purge_opinions(db_dir: Path, ids: set[str], needles: Sequence[Needle]) -> in
         op
         for op in load_opinions(table)
         if ids & ({op.origin_id} | {h.memory_id for h in op.history})
-        or _mentions([op.statement, *op.entities], needles)
+        or matcher.any_text([op.statement, *op.entities])
     ]
     if touched:
         table.delete("true")
@@ -145,7 +161,7 @@ def purge_quarantine(q_dir: Path, selection: Selection) -> int:
     for path in sorted(q_dir.rglob("*.parquet")) if q_dir.exists() else []:
         rows = read_part(path, schemas.QUARANTINE)
         drop = rows["ref"].isin(refs) | rows["excerpt"].map(
-            lambda t: _mentions([t], selection.needles)
+            lambda t: selection.matcher.any_text([t])
         ).astype(bool)
         if not drop.any():
             continue
@@ -158,44 +174,40 @@ def purge_quarantine(q_dir: Path, selection: Selection) -> int:
     return removed
 
 
-def _holds(path: Path, patterns: Sequence[re.Pattern[bytes]]) -> bool:
-    """File + byte patterns -> True when its bytes (any case) hold one."""
+def _holds(path: Path, matcher: Matcher) -> bool:
+    """File + matcher -> True when its bytes (any case) hold a needle."""
     try:
-        data = path.read_bytes().lower()
+        return bool(matcher.in_bytes(path.read_bytes()))
     except OSError:
         return False
-    return any(p.search(data) for p in patterns)
 
 
-def purge_files(folders: Sequence[Path], needles: Sequence[Needle]) -> int:
-    """Cache folders (LLM answers, profile, stored task results) + needles -> files quoting them deleted; how many.
+def purge_files(folders: Sequence[Path], matcher: Matcher) -> int:
+    """Cache folders (LLM answers, profile, stored task results) + matcher -> files quoting a needle deleted; how many.
 
     They are caches: what is deleted is recomputed, from what is left, when next needed.
     """
-    patterns = [byte_pattern(n) for n in needles]
     removed = 0
     for folder in folders:
         if not folder.exists():
             continue
         for path in files_under(folder, ()):
-            if _holds(path, patterns):
+            if _holds(path, matcher):
                 path.unlink()
                 removed += 1
     return removed
 
 
-def redact_logs(logs_dir: Path, needles: Sequence[Needle]) -> int:
-    """Log folder + needles -> every line quoting one replaced by a notice; how many lines."""
-    patterns = [byte_pattern(n) for n in needles]
+def redact_logs(logs_dir: Path, matcher: Matcher) -> int:
+    """Log folder + matcher -> every line quoting a needle replaced by a notice; how many lines."""
     replaced = 0
     for path in files_under(logs_dir, ()) if logs_dir.exists() else []:
-        if not _holds(path, patterns):
+        if not _holds(path, matcher):
             continue
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
         out = []
         for line in lines:
-            low = line.lower().encode("utf-8")
-            if any(p.search(low) for p in patterns):
+            if matcher.in_bytes(line.encode("utf-8")):
                 out.append(LOG_REMOVED + "\n")
                 replaced += 1
             else:
@@ -204,16 +216,15 @@ def redact_logs(logs_dir: Path, needles: Sequence[Needle]) -> int:
     return replaced
 
 
-def pages_quoting(memory_dir: Path, needles: Sequence[Needle]) -> list[date]:
-    """Vault `memory/` folder + needles -> the days whose page quotes one."""
-    patterns = [byte_pattern(n) for n in needles]
+def pages_quoting(memory_dir: Path, matcher: Matcher) -> list[date]:
+    """Vault `memory/` folder + matcher -> the days whose page quotes a needle."""
     days = []
     for path in sorted(memory_dir.glob("*.md")) if memory_dir.exists() else []:
         try:
             day = date.fromisoformat(path.stem)
         except ValueError:
             continue
-        if _holds(path, patterns):
+        if _holds(path, matcher):
             days.append(day)
     return days
 
@@ -259,12 +270,11 @@ def compact_tables(db_dir: StorePath) -> int:
     return max(0, before - size_under(db_dir))
 
 
-def note_mentions(sources: Sequence[Path], needles: Sequence[Needle], home: Path) -> list[str]:
+def note_mentions(sources: Sequence[Path], matcher: Matcher, home: Path) -> list[str]:
     """The person's own text files (notes, chats) + needles -> `path#Lnn` of each line still quoting one.
 
     omoide never edits them; the person decides.
     """
-    patterns = [text_pattern(n) for n in needles]
     found = []
     for root in sources:
         files = [root] if root.is_file() else sorted(root.rglob("*")) if root.is_dir() else []
@@ -276,7 +286,7 @@ def note_mentions(sources: Sequence[Path], needles: Sequence[Needle], home: Path
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
             for n, line in enumerate(text.splitlines(), start=1):
-                if any(p.search(line) for p in patterns):
+                if matcher.in_text(line):
                     shown = path.relative_to(home) if path.is_relative_to(home) else path
                     found.append(f"{shown}#L{n}")
     return found

@@ -8,7 +8,10 @@ common domains or phrases could read back across homes. Three kinds:
 - `content`: the record's source kind, time and text, hashed together, so the same chat
   line or note entry is recognised even when the note above it was edited;
 - `domain`: a host and all its subdomains, excluded for good (a forgotten domain stays so);
-- `url`: a URL prefix (its length is kept beside the hash, to hash each URL's prefix).
+- `url`: a URL prefix (its length is kept beside the hash, to hash each URL's prefix);
+- `title`: a forgotten page's title, and `site`: a forgotten domain's site name ("Just One
+  Cookbook"), so a window-watcher record of that page or site, which carries no URL, stays out
+  too (its title compared part by part, see `omoide.ingest.titles`).
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.core.files import private_dir, write_text_atomic
+from omoide.ingest import titles
 from omoide.ingest.sanitize import host_of
 
 TOMBSTONES = "tombstones.jsonl"
 SALT = "forget.salt"
-KINDS = ("record", "content", "domain", "url")
+KINDS = ("record", "content", "domain", "url", "title", "site")
 
 
 @dataclass(frozen=True)
@@ -41,9 +45,13 @@ class Tombstones:
     contents: frozenset[str] = frozenset()
     domains: frozenset[str] = frozenset()
     urls: dict[int, frozenset[str]] = field(default_factory=dict)
+    titles: frozenset[str] = frozenset()
+    sites: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
-        return bool(self.records or self.contents or self.domains or self.urls)
+        return bool(
+            self.records or self.contents or self.domains or self.urls or self.titles or self.sites
+        )
 
 
 def keyed(salt: bytes, *parts: str) -> str:
@@ -84,6 +92,8 @@ def load_tombstones(state_dir: Path) -> Tombstones:
         frozenset(by_kind["content"]),
         frozenset(by_kind["domain"]),
         {n: frozenset(h) for n, h in urls.items()},
+        frozenset(by_kind["title"]),
+        frozenset(by_kind["site"]),
     )
 
 
@@ -112,6 +122,15 @@ def domain_entry(salt: bytes, domain: str) -> dict[str, object]:
 def url_entry(salt: bytes, prefix: str) -> dict[str, object]:
     """URL prefix -> its tombstone entry (the prefix's length kept to test URLs against it)."""
     return {"kind": "url", "hash": keyed(salt, prefix), "length": len(prefix)}
+
+
+def title_entries(
+    salt: bytes, pages: Iterable[str], sites: Iterable[str]
+) -> list[dict[str, object]]:
+    """Forgotten page titles + site names -> their tombstone entries (window titles naming them stay out)."""
+    return [{"kind": "title", "hash": keyed(salt, titles.normal(t))} for t in pages] + [
+        {"kind": "site", "hash": keyed(salt, titles.normal(s))} for s in sites
+    ]
 
 
 def add_tombstones(state_dir: Path, entries: Iterable[dict[str, object]], now: datetime) -> int:
@@ -182,8 +201,21 @@ def forgotten_rows(events: pd.DataFrame, tombs: Tombstones) -> pd.Series:
             )
         hit |= events["url"].map(verdicts).fillna(False).astype(bool)
     if tombs.domains:
-        titles = {
+        named = {
             t: _title_hit(tombs.salt, t, tombs.domains) for t in events["title"].dropna().unique()
         }
-        hit |= events["title"].map(titles).fillna(False).astype(bool)
+        hit |= events["title"].map(named).fillna(False).astype(bool)
+    if tombs.titles or tombs.sites:
+        hit |= _window_hits(events, tombs)
     return hit
+
+
+def _window_hits(events: pd.DataFrame, tombs: Tombstones) -> pd.Series:
+    """Events + title and site hashes -> the window-watcher rows whose title names a forgotten page or site."""
+    window = events["event_type"].astype(str) == "window"
+    verdicts = {
+        t: any(keyed(tombs.salt, h) in tombs.titles for h in titles.heads(t))
+        or any(keyed(tombs.salt, s) in tombs.sites for s in titles.segments(t))
+        for t in events.loc[window, "title"].dropna().unique()
+    }
+    return window & events["title"].map(verdicts).fillna(False).astype(bool)

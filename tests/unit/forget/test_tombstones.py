@@ -15,6 +15,7 @@ from omoide.ingest.tombstones import (
     load_tombstones,
     record_entries,
     salt_of,
+    title_entries,
     tombstones_digest,
     url_entry,
 )
@@ -77,3 +78,38 @@ def test_no_tombstones_match_nothing_and_change_the_cache_key_when_added(tmp_pat
     assert tombstones_digest(state) == ""
     add_tombstones(state, [domain_entry(salt_of(state), "b.example")], NOW)
     assert tombstones_digest(state) != ""
+
+
+def test_a_forgotten_sites_window_titles_stay_out_and_other_windows_do_not(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    salt = salt_of(state)
+    pages = ["How to Make Dashi (Japanese Soup Stock) • Just One Cookbook"]
+    add_tombstones(state, title_entries(salt, pages, ["Just One Cookbook"]), NOW)
+    stored = (state / "tombstones.jsonl").read_text(encoding="utf-8").lower()
+    assert "dashi" not in stored and "cookbook" not in stored
+
+    window = {"event_type": "window", "source": "activitywatch", "url": None}
+    again = _events(
+        [
+            # the forgotten page in the browser's window, as the window watcher records it
+            {**window, "event_id": "w1", "title": f"{pages[0]} — Mozilla Firefox"},
+            # another page of the same site, visited after the forget
+            {**window, "event_id": "w2", "title": "Miso Soup • JUST ONE COOKBOOK - Google Chrome"},
+            # a page that only starts like it, and the same words inside another title
+            {**window, "event_id": "w3", "title": "How to Make Dashi faster - Mozilla Firefox"},
+            {**window, "event_id": "w4", "title": "notes on just one cookbook - Obsidian"[:14]},
+            # a visit record is judged by its URL, not its title
+            {
+                "event_id": "v1",
+                "title": "Miso Soup • Just One Cookbook",
+                "url": "https://b.example/",
+            },
+        ]
+    )
+    assert forgotten_rows(again, load_tombstones(state)).tolist() == [
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
