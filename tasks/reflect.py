@@ -40,6 +40,7 @@ from omoide.profile.integrated import (
     refresh_profile,
     save_profile,
 )
+from omoide.profile.report import relationship_rows
 from omoide.reflect import episodes, links, opinions, validity
 from omoide.reflect.checks import reflect_claims
 from omoide.reflect.entities import collect_entities, entities_on, entity_records, entity_views
@@ -62,7 +63,7 @@ from omoide.vault.related import day_files, write_related
 from omoide.vault.retain_marks import write_marks
 
 # Bump when a step's logic changes, so cached reflections are recomputed.
-REFLECT_VERSION = f"{__version__}-3"
+REFLECT_VERSION = f"{__version__}-4"
 LLM_RETRY = dict(retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=10))
 STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 
@@ -179,7 +180,8 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
         return {}
     entities = collect_entities(rows)
     only = entities_on(rows, run.days) if run.incremental else None
-    views = entity_views(entities, rows, run.now, _traits(run.db_dir), only)
+    people = people_in(rows, run.people, run.me)
+    views = entity_views(entities, rows, run.now, _traits(run.db_dir), only, people)
     found = load_validity(run.db_dir)
     # A full reflection sees every entity: one no memory mentions any more (forgotten) goes.
     full = not run.incremental
@@ -263,7 +265,7 @@ def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     return {"analyses_added": [a.source for a in found if record_analysis(history, a)]}
 
 
-@_step("profile", ["memories", "profile_history"])
+@_step("profile", ["memories", "profile_history", "entities"])
 def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     """Memories + analyses -> the integrated profile (rebuilt on its triggers) and `bank/profile.md`."""
     rows = memory_rows(_memories(run))
@@ -277,7 +279,10 @@ def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     profile, rebuilt = refresh_profile(last, rows, analyses, run.now, me=run.me, people=people)
     if rebuilt:
         save_profile(cache, profile)
-    write_profile_page(run.vault_dir, analyses, profile, cited_memories(rows, run.home))
+    people_rels = relationship_rows(read_entities(open_entities(run.db_dir)))
+    write_profile_page(
+        run.vault_dir, analyses, profile, cited_memories(rows, run.home), people_rels
+    )
     deltas = profile_deltas(last, profile) if rebuilt else []
     return {"profile_rebuilt": rebuilt, "profile_deltas": deltas}
 

@@ -16,6 +16,40 @@ SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", *CHAT_SOURCE_KIND
 # `user_name` is not set; an AI's turns are spoken by "assistant".
 OWN_SPEAKER = "me"
 ASSISTANT_SPEAKER = "assistant"
+# Speakers that are programs, not people: never a relationship, never someone one "heard" a
+# thing from. Two ways a chat event says so, both kept in its `actor` (the lake, the memory
+# rows' `heard_from` and their "speaker: text" lines carry it on, no column needed):
+# - a name of this closed vocabulary (compared case-folded): the exports' AI turns are
+#   spoken by ASSISTANT_SPEAKER; the others are what chat logs call a bot or the system;
+# - the export's own marker: a speaker the export flags as a bot (DiscordChatExporter's
+#   `author.isBot`, a chat JSONL line's `role` of BOT_ROLES) keeps its name with BOT_MARK
+#   appended, as GitHub names its app accounts ("dependabot[bot]").
+# A name in the `people` setting is a person even when it is in the vocabulary (a friend
+# called Claude); a marked speaker is a bot whatever its name.
+BOT_SPEAKERS = frozenset({ASSISTANT_SPEAKER, "chatgpt", "claude", "system", "bot"})
+BOT_MARK = "[bot]"
+BOT_ROLES = ("assistant", "bot", "system")
+
+
+def is_bot(speaker: object) -> bool:
+    """A speaker's name -> is it a program (the vocabulary, or the BOT_MARK an export set)?"""
+    if not isinstance(speaker, str):
+        return False
+    name = speaker.strip().casefold()
+    return name in BOT_SPEAKERS or name.endswith(BOT_MARK)
+
+
+def bot_speaker(name: str) -> str:
+    """A speaker an export flags as a bot -> its actor: the name with BOT_MARK, or "assistant" unnamed."""
+    name = name.strip()
+    if not name:
+        return ASSISTANT_SPEAKER
+    return name if is_bot(name) else f"{name} {BOT_MARK}"
+
+
+# The relationship type of an entity that is not a person (a place, project, organisation,
+# bot or the user): the `entities` table needs one (see omoide.reflect.relationships).
+NO_RELATIONSHIP = "none"
 FACT_KINDS = ("W", "B", "O", "S")
 # Memory kinds: the fine-grained records a day is made of, then what was derived from them.
 RECORD_KINDS = ("note", "chat", "session")

@@ -21,13 +21,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.core.errors import OmoideError
 from omoide.core.ids import stable_id
+from omoide.core.kinds import is_bot
 from omoide.core.schemas import BIG_FIVE_TRAITS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
+from omoide.profile.topics import row_topics, session_place
 
 TRAITS = BIG_FIVE_TRAITS
 Source = Literal["llm", "quiz", "offline"]
-OFFLINE_METHOD = "offline-v1"
+OFFLINE_METHOD = "offline-v2"  # v2: search, sign-in and code hosts are no topics
 # Part of LLM analysis ids: bump whenever the prompt or schema below changes.
 PROMPT_VERSION = "bigfive-2026-11-21.1"
 MAX_TEXTS = 80  # first-person texts per LLM prompt, so a small local model's context holds them
@@ -106,27 +108,31 @@ def chat_lines(content: str) -> list[tuple[str, str]]:
     return out
 
 
-def session_place(content: str) -> str | None:
-    """A session record's line ("HH:MM–HH:MM place (N min): ...") -> the place, or None."""
-    match = re.match(r"^\d{2}:\d{2}–\d{2}:\d{2} (.+?) \(\d+ min\)", content)
-    return match.group(1) if match else None
-
-
-def row_topics(kind: str, entities: Iterable[str] | None, content: str) -> list[str]:
-    """A memory's kind, entities and content -> its topics: entities, and a session's web domain.
-
-    App names (kitty, Code, Slack) are tools rather than topics, so only places that look like
-    web hosts count.
-    """
-    place = session_place(content) if kind == "session" else None
-    web = [place] if place and "." in place and " " not in place else []
-    return list(dict.fromkeys([*(entities if entities is not None else []), *web]))
-
-
 def chat_speakers(memories: pd.DataFrame) -> set[str]:
     """Memory rows -> case-folded chat speakers that are people (not assistants or bots)."""
     chats = memories.loc[memories["kind"] == "chat", "content"]
-    return {s.casefold() for c in chats for s, _ in chat_lines(str(c))} - NON_HUMAN
+    speakers = {s for c in chats for s, _ in chat_lines(str(c))}
+    return {s.casefold() for s in speakers if s != "?" and not is_bot(s)}
+
+
+def conversation_titles(memories: pd.DataFrame) -> set[str]:
+    """Memory rows -> case-folded names chat records carry (conversations: people or groups, not topics)."""
+    names = memories.loc[memories["kind"] == "chat", "entities"].explode().dropna()
+    return {str(n).casefold() for n in names}
+
+
+def not_topics(memories: pd.DataFrame, me: Iterable[str], people: Iterable[str]) -> set[str]:
+    """Memory rows + the user's names + people -> case-folded names that are no topic (people, chats)."""
+    return (
+        chat_speakers(memories)
+        | conversation_titles(memories)
+        | {n.casefold() for n in (*me, *people)}
+    )
+
+
+def is_topic(topic: str, excluded: set[str]) -> bool:
+    """A topic + not_topics -> does it count (not a person, a conversation, a bot, unknown)?"""
+    return topic != "?" and topic.casefold() not in excluded and not is_bot(topic)
 
 
 def own_texts(memories: pd.DataFrame, me: Iterable[str] = ()) -> list[OwnText]:
@@ -242,7 +248,6 @@ CALM = frozenset(
 )
 # Places (apps or web hosts, matched as substrings) where the activity is talking to people.
 SOCIAL_PLACES = ("slack", "zoom", "discord", "teams", "telegram", "whatsapp", "signal", "mail")
-NON_HUMAN = frozenset({"?", "assistant", "system", "bot"})
 OFFLINE_MAX_CONFIDENCE = 0.3
 TOPICS_HALF = 25  # distinct topics at which the openness signal reaches 0.5
 PEOPLE_HALF = 5  # distinct people at which the people part of extraversion reaches 0.5
@@ -301,11 +306,13 @@ def offline_big_five(
     social_place = activity["content"].map(lambda c: _is_social(session_place(str(c))))
     is_chat, is_session = activity["kind"] == "chat", activity["kind"] == "session"
     social = activity[is_chat | (is_session & social_place)]
-    people = (chat_speakers(rows) | {p.casefold() for p in people}) - names
+    given = list(people)
+    excluded = not_topics(rows, me, given)
+    people = (chat_speakers(rows) | {p.casefold() for p in given}) - names
     topics: dict[str, str] = {}
     for row in rows.itertuples(index=False):
         for topic in row_topics(row.kind, row.entities, str(row.content)):
-            if topic.casefold() not in people | names | NON_HUMAN:
+            if is_topic(topic, excluded):
                 topics.setdefault(topic.casefold(), row.memory_id)
     conscientious, c_signals, c_ids = _regularity(activity, tz)
     share = len(social) / len(activity) if len(activity) else 0.0

@@ -3,7 +3,13 @@
 The integrated profile condenses memories and Big Five analyses into what a reader (or an
 assistant) needs first: dominant traits, core interests, core values, key memories and how
 much evidence there is. Like aigpt's `UserProfile` it is cached and rebuilt only when it may
-have changed: ≥ 10 new memories, a new analysis, or 7 days since the last build.
+have changed: ≥ 10 new memories, a new analysis, 7 days since the last build, or a cache
+built by an older rule (PROFILE_METHOD).
+
+Core interests are topics (omoide.profile.topics): the entities memories name and the web
+places sessions were spent on, less what is no topic: people, conversations, bots, the user,
+tools used to get somewhere (search engines, sign-in pages, shorteners) and code hosts (the
+projects their titles name count instead).
 
 Which Big Five analysis is *current*: the latest questionnaire if there is one, else the
 latest LLM analysis, else the latest offline estimate. The page shows every source apart,
@@ -21,9 +27,12 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.core.files import write_text_if_changed
-from omoide.profile.bigfive import NON_HUMAN, TRAITS, Analysis, chat_speakers, own_texts, row_topics
+from omoide.profile.bigfive import TRAITS, Analysis, is_topic, not_topics, own_texts
+from omoide.profile.topics import row_topics
 
 REBUILD_NEW_MEMORIES = 10
+# Bump when what a build computes changes, so a cached profile is rebuilt at the next run.
+PROFILE_METHOD = "2"  # 2: no navigation or code hosts, no bots or conversations as interests
 REBUILD_AFTER = timedelta(days=7)
 CURRENT_ORDER = ("quiz", "llm", "offline")
 KEY_KINDS_EXCLUDED = ("session", "digest")  # activity lines and day summaries are not "key"
@@ -57,6 +66,7 @@ class ProfileState(BaseModel):
     built_at: datetime
     n_memories: int
     latest_analysis_at: datetime | None = None
+    method: str = "1"  # PROFILE_METHOD of the build; caches from before it had none
 
 
 class Weighted(BaseModel):
@@ -103,7 +113,7 @@ def needs_rebuild(
     now: datetime,
 ) -> bool:
     """Last build + memory count + newest analysis time + now -> must the profile be rebuilt?"""
-    if last is None:
+    if last is None or last.method != PROFILE_METHOD:
         return True
     if n_memories - last.n_memories >= REBUILD_NEW_MEMORIES:
         return True
@@ -143,7 +153,7 @@ def core_interests(memories: pd.DataFrame, exclude: set[str], k: int = 5) -> lis
         named = set(row.entities) if row.entities is not None else set()
         for topic in row_topics(row.kind, row.entities, str(row.content)):
             key = topic.casefold()
-            if key in exclude:
+            if not is_topic(topic, exclude):
                 continue
             weight = w if topic in named else SEEN_WEIGHT * w
             shown.setdefault(key, topic)
@@ -205,7 +215,7 @@ def build_profile(
             for t in top
         ]
     # People (chat speakers, the user, names the caller knows) are relationships, not topics.
-    not_topics = chat_speakers(memories) | {n.casefold() for n in (*me, *people)} | NON_HUMAN
+    excluded = not_topics(memories, me, list(people))
     own = own_texts(memories, me)
     days = memories["day"].nunique() if len(memories) else 0
     basis = {
@@ -221,11 +231,12 @@ def build_profile(
             built_at=now,
             n_memories=len(memories),
             latest_analysis_at=max((a.analyzed_at for a in analyses), default=None),
+            method=PROFILE_METHOD,
         ),
         current_source=current.source if current else None,
         current_analysis_id=current.analysis_id if current else None,
         dominant_traits=traits,
-        core_interests=core_interests(memories, not_topics),
+        core_interests=core_interests(memories, excluded),
         core_values=core_values(memories),
         key_memories=key_memories(memories, now),
         data_quality=round(min(1.0, quality), 4),

@@ -11,6 +11,8 @@ joins `Peter Schmidt` unless a `Peter Müller` is known too).
 
 What an entity's page says is decided here (`entity_views`: its rows, key facts, related
 entities, relationship and summary); `omoide.vault.entity_pages` only renders and writes it.
+Only an entity that is a person has a relationship: `people` (omoide.reflect.people) names
+them, and each name is resolved to an entity as a typed name is (`resolve_slug`).
 """
 
 from __future__ import annotations
@@ -193,12 +195,12 @@ def key_facts(rows: Sequence[Row], k: int = KEY_FACTS) -> list[Row]:
 
 
 def summary_text(entity: Entity, rel: Relationship | None = None) -> str:
-    """Entity (+ relationship) -> a deterministic one-paragraph summary of its span and bond."""
+    """Entity (+ relationship) -> a deterministic one-paragraph summary of its span and, for a person, the bond."""
     first, last = entity.first_day, entity.last_day
     span = f"on {first}" if first == last else f"from {first} to {last}"
     # The first and last memories are quoted in the timeline; ids are for tools, not for reading.
     text = f"{entity.name} appears in {entity.count} memories ({', '.join(entity.kinds)}) {span}."
-    if rel is not None:
+    if rel is not None and rel.is_person:
         text += (
             f" Relationship: {rel.relationship_type} (bond {rel.bond_strength:.2f}, "
             f"confidence {rel.confidence:.2f}, average importance {rel.avg_importance:.2f})."
@@ -227,19 +229,38 @@ def entities_on(memories: pd.DataFrame, days: Iterable[str]) -> set[str]:
     return set(mentions.loc[mentions["day"].isin(set(days)), "slug"])
 
 
+def person_slugs(people: Iterable[str], entities: Sequence[Entity]) -> set[str]:
+    """People's names + entities -> the slugs of the entities those names mean (as `resolve_slug`)."""
+    slugs = {e.slug for e in entities}
+    by_alias: dict[str, set[str]] = defaultdict(set)
+    for ent in entities:
+        for alias in ent.aliases:
+            by_alias[entity_slug(alias)].add(ent.slug)
+    found = set()
+    for name in people:
+        query = entity_slug(name)
+        hits = [query] if query in slugs else sorted(by_alias.get(query, ()))
+        if len(hits) != 1:
+            hits = [s for s in slugs if s.startswith(query + "-")]
+        if len(hits) == 1:
+            found.add(hits[0])
+    return found
+
+
 def entity_views(
     entities: Sequence[Entity],
     memories: pd.DataFrame,
     now: datetime,
     traits: Mapping[str, float] | None = None,
     only: Collection[str] | None = None,
+    people: Iterable[str] = (),
 ) -> list[EntityView]:
-    """Entities + memory rows + now (+ Big Five, + the slugs wanted) -> what each entity's page and row say."""
+    """Entities + memory rows + now (+ Big Five, the slugs wanted, the people's names) -> what each entity's page and row say."""
     # Shared memories are counted over every entity, even when only some views are wanted.
     related = related_entities(entities)
     names = {e.slug: e.name for e in entities}
     shown = [e for e in entities if only is None or e.slug in only]
-    rels = relationships_for(shown, memories, now, traits)
+    rels = relationships_for(shown, memories, now, traits, person_slugs(people, entities))
     by_id = rows_by_id(memories, shown)
     views = []
     for ent in shown:

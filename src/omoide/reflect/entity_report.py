@@ -1,4 +1,10 @@
-"""A name as typed + the memory and entities tables -> "tell me about X": summary, timeline, related."""
+"""A name as typed + the memory and entities tables -> "tell me about X": summary, timeline, related.
+
+The relationship shown is the one the last reflection stored in the `entities` table, the
+same figure as the entity page, the profile and the MCP tools (see
+omoide.reflect.relationships); it is computed here only for an entity no reflection has
+stored yet, from the rows read (their speakers tell who is a person).
+"""
 
 from __future__ import annotations
 
@@ -18,12 +24,14 @@ from omoide.reflect.entities import (
     entity_rows,
     entity_slug,
     key_facts,
+    person_slugs,
     related_entities,
     resolve_slug,
     rows_by_id,
     summary_text,
 )
-from omoide.reflect.relationships import relationships_for
+from omoide.reflect.people import people_in
+from omoide.reflect.relationships import Relationship, relationships_for, stored_relationships
 from omoide.reflect.validity import now_and_was
 from omoide.store.entities_table import read_entities
 from omoide.store.validity_table import Validity
@@ -49,12 +57,14 @@ def entity_report(
     traits: Mapping[str, float] | None = None,
     limit: int = 20,
     validity: Mapping[str, Validity] | None = None,
+    stored: Relationship | None = None,
 ) -> dict[str, Any]:
-    """Name as typed + memory rows (+ {slug: aliases} from the entities table, the facts' validities) -> report dict.
+    """Name as typed + memory rows (+ {slug: aliases} from the entities table, the facts' validities, its stored relationship) -> report dict.
 
     `memories` may be every row or only those naming the entity (and so its co-mentions);
     raises OmoideError when the name matches no entity or several. `facts` are its W facts
-    that stand, `was` those a later fact replaced (latest change first).
+    that stand, `was` those a later fact replaced (latest change first). `relationship` is
+    `stored` when given, else inferred from the rows; null when the entity is not a person.
     """
     entities = collect_entities(memories)
     found = {e.slug: e for e in entities}
@@ -68,7 +78,10 @@ def entity_report(
         raise OmoideError(f"no single entity matches {name!r} ({len(entities)} known)")
     ent = found[slug]
     rows = entity_rows(ent, rows_by_id(memories, [ent]))
-    rel = relationships_for([ent], memories, now, traits)[slug]
+    rel = stored
+    if rel is None:
+        persons = person_slugs(people_in(memories, (), ()), entities)
+        rel = relationships_for([ent], memories, now, traits, persons)[slug]
     names = {e.slug: e.name for e in entities}
     related = related_entities(entities)[slug]
     return {
@@ -80,7 +93,7 @@ def entity_report(
         "n_memories": ent.count,
         "kinds": list(ent.kinds),
         "summary": summary_text(ent, rel),
-        "relationship": rel.as_dict(),
+        "relationship": rel.as_dict() if rel.is_person else None,
         "key_facts": [_record(r) for r in key_facts(rows)],
         **_facts(rows, validity or {}),
         "timeline": [_record(r) for r in rows[max(len(rows) - limit, 0) :]],
@@ -133,12 +146,23 @@ def entity_report_from_store(
     """Entities and memories tables + name as typed (+ the facts' validities) -> `entity_report` dict (for `omoide entity`).
 
     Reads only the memories naming the entity: its aliases come from the entities table
-    when it knows the name, else the name itself is matched.
+    when it knows the name, else the name itself is matched. The relationship is the one
+    that table stores for it (the figure every other place shows).
     """
-    known = known_aliases(read_entities(entities)) if entities.count_rows() else {}
+    table = read_entities(entities) if entities.count_rows() else None
+    known = known_aliases(table) if table is not None else {}
     slug = resolve_slug(name, known) if known else None
     names = known[slug] if slug else [name.strip().lstrip("@")]
     rows = entity_memory_rows(memories, names)
+    mine = table[table["slug"] == slug] if table is not None and slug else None
+    stored = stored_relationships(mine).get(slug) if mine is not None else None
     return entity_report(
-        name, rows, now, known=known, traits=traits, limit=limit, validity=validity
+        name,
+        rows,
+        now,
+        known=known,
+        traits=traits,
+        limit=limit,
+        validity=validity,
+        stored=stored,
     )

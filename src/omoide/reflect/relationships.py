@@ -10,17 +10,28 @@ here the weights and saturation are interpolated linearly (a small change in a t
 score never jumps the bond), and the bond is multiplied by a recency factor (aigpt
 reports days since last but does not use it), so an entity not seen for months fades
 towards half its bond but never below. Types and thresholds are aigpt's.
+
+Only a person has a relationship (omoide.reflect.people decides who is one): a place, a
+project, an organisation, a bot and the user themself get NO_RELATIONSHIP, bond 0.
+
+One figure everywhere: the reflection computes each bond once, at its `now` and with the
+current Big Five, and stores it in the `entities` table beside the page it writes; the
+entity page, `omoide entity`, the profile (page and command) and the MCP tools all show that
+stored value (`stored_relationships`), so they cannot disagree. It moves when the next
+reflection runs (every `omoide run`), not between two commands.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+
+from omoide.core.kinds import NO_RELATIONSHIP
 
 if TYPE_CHECKING:
     from omoide.reflect.entities import Entity
@@ -74,6 +85,11 @@ class Relationship:
         """Relationship -> JSON-ready dict."""
         return asdict(self)
 
+    @property
+    def is_person(self) -> bool:
+        """-> is this a relationship with a person (not NO_RELATIONSHIP)?"""
+        return self.relationship_type != NO_RELATIONSHIP
+
 
 def _extraversion(traits: Mapping[str, float] | None) -> float:
     """Big Five scores (or None) -> extraversion in [0, 1] (neutral when missing or not finite)."""
@@ -125,6 +141,12 @@ def evidence_confidence(interaction_count: int) -> float:
     return 1.0 - math.exp(-max(interaction_count, 0) / CONFIDENCE_SCALE)
 
 
+def _days_since(last_seen: datetime, now: datetime) -> float:
+    """Last time seen + now -> whole calendar days between them (UTC), never negative."""
+    # Whole days: a re-run on the same day gives the same bond, to the byte.
+    return float(max((now.astimezone(UTC).date() - last_seen.astimezone(UTC).date()).days, 0))
+
+
 def infer_relationship(
     slug: str,
     importances: Sequence[float],
@@ -135,8 +157,7 @@ def infer_relationship(
     """Entity slug, importance of each memory with it, last time seen, now -> Relationship."""
     n = len(importances)
     avg = float(sum(importances) / n) if n else 0.0
-    # Whole calendar days (UTC): a re-run on the same day gives the same bond, to the byte.
-    days = float(max((now.astimezone(UTC).date() - last_seen.astimezone(UTC).date()).days, 0))
+    days = _days_since(last_seen, now)
     bond = bond_strength(n, avg, days, traits)
     return Relationship(
         slug=slug,
@@ -149,17 +170,57 @@ def infer_relationship(
     )
 
 
+def no_relationship(
+    slug: str, importances: Sequence[float], last_seen: datetime, now: datetime
+) -> Relationship:
+    """An entity that is not a person + its memories' importance, last seen, now -> NO_RELATIONSHIP, bond 0."""
+    n = len(importances)
+    return Relationship(
+        slug=slug,
+        interaction_count=n,
+        avg_importance=round(float(sum(importances) / n) if n else 0.0, 4),
+        days_since_last=round(_days_since(last_seen, now), 2),
+        bond_strength=0.0,
+        relationship_type=NO_RELATIONSHIP,
+        confidence=0.0,
+    )
+
+
 def relationships_for(
     entities: Sequence[Entity],
     memories: pd.DataFrame,
     now: datetime,
     traits: Mapping[str, float] | None = None,
+    persons: Collection[str] = (),
 ) -> dict[str, Relationship]:
-    """Entities + memory rows (memory_id, importance) + now -> Relationship per slug."""
+    """Entities + memory rows (memory_id, importance) + now (+ Big Five, the slugs of people) -> Relationship per slug.
+
+    Only the entities whose slug is in `persons` get a bond; the others NO_RELATIONSHIP.
+    """
     unique = memories.drop_duplicates("memory_id")
     importance = dict(zip(unique["memory_id"], unique["importance"].astype(float), strict=True))
+    people = set(persons)
     out: dict[str, Relationship] = {}
     for ent in entities:
         values = [importance[m] for m in ent.memory_ids if m in importance]
-        out[ent.slug] = infer_relationship(ent.slug, values, ent.last_seen, now, traits)
+        if ent.slug in people:
+            out[ent.slug] = infer_relationship(ent.slug, values, ent.last_seen, now, traits)
+        else:
+            out[ent.slug] = no_relationship(ent.slug, values, ent.last_seen, now)
     return out
+
+
+def stored_relationships(rows: pd.DataFrame) -> dict[str, Relationship]:
+    """Rows of the `entities` table -> the Relationship each stores, by slug (the one figure shown)."""
+    return {
+        str(r["slug"]): Relationship(
+            slug=str(r["slug"]),
+            interaction_count=int(r["interaction_count"]),
+            avg_importance=float(r["avg_importance"]),
+            days_since_last=float(r["days_since_last"]),
+            bond_strength=float(r["bond_strength"]),
+            relationship_type=str(r["relationship_type"]),
+            confidence=float(r["relationship_confidence"]),
+        )
+        for r in rows.to_dict("records")
+    }

@@ -2,13 +2,16 @@
 
 Every score and statement on the page quotes the memories it rests on (day, short quote,
 link to the line; ids in hidden comments, as is each analysis id); sources are shown apart,
-never averaged. Both files are written only when they change.
+never averaged. Relationships are the people's stored bonds (omoide.profile.report), each
+linking to the person's page, which shows the same figure. Both files are written only
+when they change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from omoide.core.files import write_bytes_if_changed, write_text_if_changed
 from omoide.profile.bigfive import TRAITS, Analysis
@@ -128,13 +131,26 @@ def _traits(p: IntegratedProfile, cites: Mapping[str, Cited], page_dir: Path) ->
     ]
 
 
+def _relationships(people: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The people's stored relationships -> one line each, linking to the person's page."""
+    lines = []
+    for r in people:
+        shown = " ".join(str(r["name"]).translate(str.maketrans("|[]", "   ")).split()) or "?"
+        lines.append(
+            f"- [[{r['slug']}|{shown}]]: {r['relationship_type']} (bond {r['bond_strength']:.2f}, "
+            f"confidence {r['relationship_confidence']:.2f}, {r['interaction_count']} interactions)"
+        )
+    return lines or ["- no one yet (people are chat partners and the `people` setting)"]
+
+
 def render_profile_page(
     analyses: Sequence[Analysis],
     profile: IntegratedProfile,
     cites: Mapping[str, Cited],
     page_dir: Path,
+    relationships: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """Analyses + integrated profile + cited memories + the page's folder -> the `bank/profile.md` text."""
+    """Analyses + integrated profile + cited memories + the page's folder (+ the people's relationships) -> the `bank/profile.md` text."""
     current = current_analysis(analyses)
     rule = (
         "Rule: the latest questionnaire if there is one, else the latest LLM "
@@ -181,6 +197,10 @@ def render_profile_page(
         "",
         *([f"- {evidence(i, cites, page_dir)}" for i in p.key_memories] or ["- none yet"]),
         "",
+        "### Relationships",
+        "",
+        *_relationships(relationships),
+        "",
         "## History",
         "",
         *_history(analyses),
@@ -194,13 +214,14 @@ def write_profile_page(
     analyses: Sequence[Analysis],
     profile: IntegratedProfile,
     cites: Mapping[str, Cited],
+    relationships: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[bool, bool]:
-    """Inputs -> `bank/profile.md` and its radar PNG, each written only when changed; (page, png)."""
+    """Inputs (+ the people's relationships) -> `bank/profile.md` and its radar PNG, each written only when changed; (page, png)."""
     bank = vault_dir / "bank"
     series = {s: a.scores.as_dict() for s, a in latest_by_source(analyses).items()}
     current = current_analysis(analyses)
     png = radar_png(series, current.source if current else None)
     png_changed = write_bytes_if_changed(png, bank / RADAR)
     return write_text_if_changed(
-        render_profile_page(analyses, profile, cites, bank), bank / PAGE
+        render_profile_page(analyses, profile, cites, bank, relationships), bank / PAGE
     ), png_changed

@@ -24,7 +24,12 @@ def payload_llm(payload: dict) -> FakeLLM:
 MEMORIES = frame(
     rec("n1", "Journal: felt calm after the long run, grateful for Mina's help", 3),
     rec("c1", "Peter: ship it Friday?\nAiko: yes, thanks! happy to help", 2, kind="chat"),
-    rec("s1", "09:00–09:40 github.com (40 min): warelay PRs", 2, kind="session"),
+    rec(
+        "s1",
+        "09:00–09:40 github.com (40 min): Pull requests · kumo-labs/warelay · GitHub",
+        2,
+        kind="session",
+    ),
     rec("s2", "10:00–10:30 Slack (30 min): #warelay", 2, kind="session", importance=0.3),
     rec("o1", "The user prefers simple, well-tested code", 1, kind="O", importance=0.8),
     rec("w1", "Berlin has a marathon in September", 1, kind="W"),
@@ -92,7 +97,9 @@ def test_offline_estimate_is_bounded_low_confidence_and_cites_inputs():
     assert analysis.trait_evidence["extraversion"] == ["c1", "s2"]  # chat, then a Slack session
     signals = analysis.provenance["signals"]
     assert signals["people"] == 1  # Peter; Aiko is the user
-    assert signals["topics"] == 1  # github.com; an app like Slack is a tool, not a topic
+    # warelay, the project github.com's titles name (the code host is no topic); an app like
+    # Slack is a tool, not a topic.
+    assert signals["topics"] == 1
     assert signals["social_share"] == pytest.approx(2 / 5)  # c1, s2 of n1, c1, s1, s2, x1
     assert (
         analysis.analysis_id

@@ -11,6 +11,7 @@ from omoide.core.files import write_bytes_if_changed
 from omoide.profile.bigfive import Analysis, BigFive, offline_big_five
 from omoide.profile.history import load_analyses, record_analysis
 from omoide.profile.integrated import (
+    PROFILE_METHOD,
     ProfileState,
     build_profile,
     current_analysis,
@@ -100,14 +101,24 @@ def test_current_source_rule():
 
 
 def test_needs_rebuild_only_on_its_triggers():
-    built = ProfileState(built_at=NOW, n_memories=100, latest_analysis_at=NOW - timedelta(days=1))
+    built = ProfileState(
+        built_at=NOW,
+        n_memories=100,
+        latest_analysis_at=NOW - timedelta(days=1),
+        method=PROFILE_METHOD,
+    )
     seen = built.latest_analysis_at
     assert needs_rebuild(None, 0, None, NOW)
+    # A cache built by an older rule (or before rules were versioned) is rebuilt at once.
+    assert needs_rebuild(built.model_copy(update={"method": "1"}), 100, seen, NOW)
+    old_cache = built.model_dump(mode="json")
+    del old_cache["method"]
+    assert needs_rebuild(ProfileState.model_validate(old_cache), 100, seen, NOW)
     assert not needs_rebuild(built, 109, seen, NOW + timedelta(days=6, hours=23))
     assert needs_rebuild(built, 110, seen, NOW)  # ≥ 10 new memories
     assert needs_rebuild(built, 100, NOW, NOW)  # a new analysis
     assert needs_rebuild(built, 100, seen, NOW + timedelta(days=7))  # a week old
-    first = ProfileState(built_at=NOW, n_memories=5)
+    first = ProfileState(built_at=NOW, n_memories=5, method=PROFILE_METHOD)
     assert not needs_rebuild(first, 5, None, NOW + timedelta(days=1))
     assert needs_rebuild(first, 5, NOW, NOW + timedelta(days=1))  # the first analysis ever
 
@@ -137,8 +148,8 @@ def test_build_profile_parts():
     ]
     interests = [i.name for i in profile.core_interests]
     # People (chat speakers, names given) and assistants are not interests; warelay recurs on
-    # two days, a browsed domain counts half.
-    assert interests == ["warelay", "LanceDB", "github.com"]
+    # two days; github.com is a code host, whose session here names no project.
+    assert interests == ["warelay", "LanceDB"]
     assert profile.core_interests[0].evidence == ["b-test", "n-warelay"]
     assert "Mina" in [i.name for i in build_profile(MEMORIES, [], NOW).core_interests]
     assert {v.name for v in profile.core_values} >= {"quality", "simplicity"}

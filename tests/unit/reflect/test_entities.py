@@ -34,7 +34,15 @@ def frame() -> pd.DataFrame:
     return pd.DataFrame(
         [
             rec("m1", "Lunch with @Peter and @Mina", 6, entities=["Peter", "Mina"]),
-            rec("m2", "peter: ramen at 13:00?", 5, entities=["peter"], kind="chat", importance=0.4),
+            rec(
+                "m2",
+                "peter: ramen at 13:00?",
+                5,
+                entities=["peter"],
+                kind="chat",
+                importance=0.4,
+                heard_from="peter",
+            ),
             rec(
                 "m3",
                 "Peter moved to the platform team.",
@@ -131,7 +139,7 @@ def test_display_name_prefers_the_full_name_and_reads_underscores_as_spaces():
 
 def test_page_quotes_its_timeline_with_links_and_has_related_wikilinks(tmp_path: Path):
     memories, vault = frame(), tmp_path / "vault"
-    views = entity_views(collect_entities(memories), memories, NOW)
+    views = entity_views(collect_entities(memories), memories, NOW, people=["Peter", "Mina"])
     written = write_entity_pages(vault, views, home=tmp_path)
     assert sorted(p.name for p in written) == ["mina.md", "peter.md", "warelay.md"]
     text = page_path(vault, "peter").read_text()
@@ -155,6 +163,8 @@ def test_page_quotes_its_timeline_with_links_and_has_related_wikilinks(tmp_path:
     assert "- [[mina|Mina]] (1 shared memory)" in text
     warelay = page_path(vault, "warelay").read_text()
     assert "[[mina|Mina]]" in warelay and "[[peter" not in warelay
+    # A project is not a person: its page states no relationship.
+    assert "Relationship: " not in warelay
 
 
 def test_page_writes_are_idempotent(tmp_path: Path):

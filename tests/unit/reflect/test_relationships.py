@@ -143,7 +143,9 @@ def test_relationships_for_entities_of_a_frame():
         }
     )
     frame = pd.DataFrame(rows)
-    rels = relationships_for(collect_entities(frame), frame, NOW, {"extraversion": 0.2})
+    rels = relationships_for(
+        collect_entities(frame), frame, NOW, {"extraversion": 0.2}, persons={"peter", "mina"}
+    )
     assert rels["peter"].interaction_count == 25
     assert rels["peter"].relationship_type == r.CLOSE_FRIEND
     assert rels["mina"].relationship_type == r.DISTANT
