@@ -29,8 +29,10 @@ from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw
 from omoide.tasks.sanitize import sanitize_day
 
-# Bump when collect/sanitize logic changes, so cached days are recomputed.
-INGEST_VERSION = f"{__version__}-4"
+# Bump when collect/sanitize logic changes, so cached days are recomputed. 5: ActivityWatch
+# ids say what the event is (old rows replaced: aw_events.superseded), naive AW times local,
+# text files decoded by their BOM, binary files and garbled text refused.
+INGEST_VERSION = f"{__version__}-5"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 

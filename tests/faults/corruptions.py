@@ -9,6 +9,7 @@ given and returns the source configuration that points at it.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import random
@@ -26,6 +27,7 @@ AW = Path("sources/activitywatch/aw-buckets-export.json")
 NOTES = Path("sources/notes")
 CHAT = Path("sources/chat/chat.jsonl")
 NOTE = "2026-11-20.md"  # the note of the day under test
+TZ = "Europe/Berlin"  # the zone of the day under test, as omoide.toml sets it
 
 Build = Callable[[Path, Path], SourceConfig]  # (sample home, case folder) -> source
 
@@ -96,8 +98,44 @@ def _flip(path: Path, seed: int, n: int, lo: int = 0) -> None:
 
 
 def _source(kind: str, path: Path) -> SourceConfig:
-    """Kind + path -> the source configuration a user would write."""
-    return SourceConfig(kind=kind, path=path, name=kind)
+    """Kind + path -> the source configuration a user would write (zone filled as Settings does)."""
+    zone = TZ if kind == "activitywatch" else None
+    return SourceConfig(kind=kind, path=path, name=kind, timezone=zone)
+
+
+def _sqlite_file(path: Path) -> None:
+    """Path -> a small real SQLite database written there (a file of the wrong kind)."""
+    path.unlink(missing_ok=True)
+    conn = sqlite3.connect(path)
+    conn.executescript(
+        "CREATE TABLE tags(id INTEGER PRIMARY KEY, name TEXT);"
+        "INSERT INTO tags(name) VALUES ('tags'), ('travel'), ('work');"
+    )
+    conn.commit()
+    conn.close()
+
+
+def _folder_case(kind: str, name: str, rel: Path, make: Callable[[Path], None]) -> Case:
+    """A folder source: the sample file's folder, changed by `make` (given the folder)."""
+
+    def build(home: Path, to: Path) -> SourceConfig:
+        path = _copy(home, rel, to)
+        make(path.parent)
+        return _source(kind, path.parent)
+
+    return Case(kind, f"folder:{name}", build)
+
+
+def _empty_folder_case(kind: str) -> Case:
+    """A folder source pointed at a folder holding no file of its kind (only a stray one)."""
+
+    def build(home: Path, to: Path) -> SourceConfig:
+        folder = to / "empty"
+        folder.mkdir()
+        (folder / "README.txt").write_text("not a source file\n")
+        return _source(kind, folder)
+
+    return Case(kind, "folder:empty", build)
 
 
 # --- chat (JSONL) ----------------------------------------------------------------------------
@@ -133,6 +171,19 @@ def chat_cases() -> Iterator[Case]:
     for seed in range(16):
         yield file_case(f"flip-bytes#{seed}", lambda p, s=seed: _flip(p, s, 12))
     yield file_case("utf16-file", lambda p: p.write_bytes(p.read_text().encode("utf-16")))
+    yield file_case("utf32-file", lambda p: p.write_bytes(p.read_text().encode("utf-32")))
+    yield file_case("utf16-no-bom", lambda p: p.write_bytes(p.read_text().encode("utf-16-le")))
+    yield file_case("sqlite-file", _sqlite_file)
+    yield file_case("all-nul", lambda p: p.write_bytes(bytes(p.stat().st_size)))
+    yield _empty_folder_case("chat")
+    yield _folder_case(
+        "chat", "dangling-symlink", CHAT, lambda d: (d / "old.jsonl").symlink_to(d / "gone.jsonl")
+    )
+    yield _folder_case(
+        "chat", "symlink-loop", CHAT, lambda d: (d / "loop.jsonl").symlink_to(d / "loop.jsonl")
+    )
+    yield _folder_case("chat", "directory", CHAT, lambda d: (d / "dir.jsonl").mkdir())
+    yield _folder_case("chat", "sqlite-beside", CHAT, lambda d: _sqlite_file(d / "db.jsonl"))
     yield file_case(
         "latin1-line",
         lambda p: p.write_bytes(
@@ -199,6 +250,12 @@ def chat_cases() -> Iterator[Case]:
 # --- notes (Markdown) ------------------------------------------------------------------------
 
 
+def _nested_dangling(note: Path) -> None:
+    """A note's path -> a broken link of that name one folder down (a vault's Daily/ folder)."""
+    (note.parent / "Daily").mkdir()
+    (note.parent / "Daily" / note.name).symlink_to(note.parent / "Daily" / "moved.md")
+
+
 def notes_cases() -> Iterator[Case]:
     """Daily note corruptions: damaged bytes, hostile Markdown, and paths that are not files."""
 
@@ -225,6 +282,17 @@ def notes_cases() -> Iterator[Case]:
     )
     yield file_case("latin1", lambda p: p.write_bytes(p.read_text().encode("latin-1", "replace")))
     yield file_case("utf16", lambda p: p.write_bytes(p.read_text().encode("utf-16")))
+    yield file_case(
+        "utf16-be", lambda p: p.write_bytes(codecs.BOM_UTF16_BE + p.read_text().encode("utf-16-be"))
+    )
+    yield file_case("utf32", lambda p: p.write_bytes(p.read_text().encode("utf-32")))
+    yield file_case("utf16-no-bom", lambda p: p.write_bytes(p.read_text().encode("utf-16-le")))
+    yield file_case("all-nul", lambda p: p.write_bytes(bytes(p.stat().st_size)))
+    yield file_case("nul-tail", lambda p: p.write_bytes(p.read_bytes() + bytes(4096)))
+    yield file_case("sqlite-file", _sqlite_file)
+    yield file_case(
+        "png-file", lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + random.Random(3).randbytes(2000))
+    )
     yield file_case("crlf", lambda p: p.write_bytes(p.read_bytes().replace(b"\n", b"\r\n")))
     yield file_case("cr-only", lambda p: p.write_bytes(p.read_bytes().replace(b"\n", b"\r")))
     yield file_case(
@@ -290,6 +358,8 @@ def notes_cases() -> Iterator[Case]:
     yield path_case("dangling-symlink", lambda p: p.symlink_to(p.parent / "gone.md"))
     yield path_case("fifo", lambda p: os.mkfifo(p))
     yield path_case("symlink-loop", lambda p: p.symlink_to(p))
+    yield path_case("nested-dangling-symlink", _nested_dangling)
+    yield path_case("no-daily-notes", lambda p: (p.parent / "ideas.md").write_text("- an idea\n"))
 
     def root_case(name: str, make: Callable[[Path], Path]) -> Case:
         def build(home: Path, to: Path) -> SourceConfig:
@@ -325,6 +395,51 @@ def _day_event(bucket: dict) -> int:
     )
 
 
+def _flip_in_day_event(path: Path, find: bytes, to: bytes) -> None:
+    """Export -> one byte changed inside the first event of the day under test holding `find`."""
+    data = path.read_bytes()
+    day = data.index(b'"timestamp": "2026-11-20T1')
+    at = data.index(find, day)
+    path.write_bytes(data[:at] + to + data[at + len(to) :])
+
+
+# One damaged byte in one event of the day, each making the JSON undecodable as a whole.
+_ONE_BYTE: dict[str, Callable[[Path], None]] = {
+    "title-quote": lambda p: _flip_in_day_event(p, b'"title": "', b'"title": \x01'),
+    "closing-brace": lambda p: _flip_in_day_event(p, b"}}, {", b"}|"),
+    "comma-between-events": lambda p: _flip_in_day_event(p, b"}}, {", b"}}; "),
+    "opening-brace": lambda p: _flip_in_day_event(p, b', {"id"', b", ["),
+    "invalid-utf8-in-title": lambda p: _flip_in_day_event(p, b"Firefox", b"Fi\xffefox"),
+    "events-key": lambda p: _damage_events_key(p),
+}
+
+
+def _damage_events_key(path: Path) -> None:
+    """Export -> the key of the AFK bucket's events list damaged (one byte), the file invalid."""
+    data = path.read_bytes()
+    bucket = data.index(b'"aw-watcher-afk_kaze": {')
+    at = data.index(b'"events": [', bucket)
+    path.write_bytes(data[: at + 7] + b"\x02" + data[at + 8 :])  # its closing quote
+
+
+def _naive_local(buckets: dict, round_to_hour: bool) -> None:
+    """Buckets -> every event's time as Berlin wall-clock without offset (rounded to the hour)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    for bucket in buckets.values():
+        for ev in bucket["events"]:
+            local = datetime.fromisoformat(ev["timestamp"]).astimezone(ZoneInfo(TZ))
+            if round_to_hour:
+                local = local.replace(minute=0, second=0, microsecond=0)
+            ev["timestamp"] = local.replace(tzinfo=None).isoformat()
+
+
+def _naive_coinciding(buckets: dict) -> None:
+    """Buckets -> times without offset that many distinct events share (a watcher's coarse clock)."""
+    _naive_local(buckets, round_to_hour=True)
+
+
 def aw_cases() -> Iterator[Case]:
     """ActivityWatch export corruptions: the file, a bucket, or one event."""
 
@@ -346,6 +461,9 @@ def aw_cases() -> Iterator[Case]:
         "not-utf8", lambda p: p.write_bytes(p.read_bytes().replace(b"Mozilla", b"Mozi\xffla"))
     )
     yield file_case("utf16", lambda p: p.write_bytes(p.read_text().encode("utf-16")))
+    yield file_case("utf32", lambda p: p.write_bytes(p.read_text().encode("utf-32")))
+    yield file_case("utf16-no-bom", lambda p: p.write_bytes(p.read_text().encode("utf-16-le")))
+    yield file_case("sqlite-file", _sqlite_file)
     yield file_case("nested", lambda p: p.write_text(NESTED))
     yield file_case(
         "nested-inside", lambda p: p.write_text(p.read_text()[:-2] + ', "x": ' + NESTED + "}}")
@@ -363,6 +481,19 @@ def aw_cases() -> Iterator[Case]:
         "surrogate-escapes",
         lambda p: p.write_text(p.read_text().replace("Firefox", "Fire\\ud800fox")),
     )
+    for what, damage in _ONE_BYTE.items():
+        yield file_case(f"one-byte:{what}", damage)
+    yield _empty_folder_case("activitywatch")
+    yield _folder_case(
+        "activitywatch",
+        "dangling-symlink",
+        AW,
+        lambda d: (d / "old.json").symlink_to(d / "gone.json"),
+    )
+    yield _folder_case(
+        "activitywatch", "symlink-loop", AW, lambda d: (d / "loop.json").symlink_to(d / "loop.json")
+    )
+    yield _folder_case("activitywatch", "sqlite-beside", AW, lambda d: _sqlite_file(d / "db.json"))
 
     def doc_case(name: str, mutate: Callable[[dict], None]) -> Case:
         def build(home: Path, to: Path) -> SourceConfig:
@@ -409,6 +540,8 @@ def aw_cases() -> Iterator[Case]:
             f"title={key}", lambda e, v=value: {**e, "data": {**e["data"], "title": v}}
         )
         yield event_case(f"app={key}", lambda e, v=value: {**e, "data": {**e["data"], "app": v}})
+    yield doc_case("naive-coinciding", _naive_coinciding)
+    yield doc_case("naive-local", lambda b: _naive_local(b, round_to_hour=False))
     yield event_case("data=null", lambda e: {**e, "data": None})
     yield event_case("data=list", lambda e: {**e, "data": [1]})
     yield event_case("not-object", lambda e: "event")

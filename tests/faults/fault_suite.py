@@ -3,8 +3,8 @@
     python -m tests.faults.fault_suite [--json OUT] [--workers N] [--only TEXT]
 
 A case's damaged input is ingested exactly as the daily flow's `ingest` task does it:
-collect -> the raw edge check -> redaction -> the clean edge check -> merge into a lake ->
-quarantine. An independent reader (an oracle written here with the standard library: json,
+collect -> the cache key's fingerprint -> the raw edge check -> redaction -> the clean edge
+check -> merge into a lake -> quarantine. An independent reader (an oracle written here with the standard library: json,
 sqlite3, datetime) says which records the damaged input still holds for the day under test.
 Each case is then one of:
 
@@ -14,14 +14,18 @@ Each case is then one of:
 - `silent_loss`: a record is in neither, and no error named it;
 - `wrong_error`: an error, but not the right one (a damaged database called a lock, an error
   not naming the file, a whole source failed for one bad record);
-- `garbage`: the lake holds NUL bytes, lone surrogates or uncapped huge values;
-- `crash`: any other exception;
+- `garbage`: the lake holds NUL bytes, lone surrogates, uncapped huge values, or a value
+  that is mostly U+FFFD or control characters (a binary file or a mis-decoded one read as
+  text);
+- `crash`: any other exception, the day's cache key included (it hashes what was collected);
 - `hang`: the case did not finish within HANG_S seconds (the process is killed).
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import functools
 import json
 import multiprocessing as mp
 import os
@@ -32,15 +36,16 @@ import sys
 import tempfile
 import time
 import traceback
+import unicodedata
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from tests.faults.corruptions import NOTE, Case, all_cases
+from tests.faults.corruptions import AW, NOTE, TZ, Case, all_cases
 
 DAY = date(2026, 11, 20)
-TZ = "Europe/Berlin"
 NOW = datetime(2026, 11, 21, 3, 0, tzinfo=UTC)
 HANG_S = 60.0
 # What a timestamp may be: later than this and no later than the day after `now`.
@@ -49,6 +54,16 @@ AW_TYPES = {"currentwindow", "afkstatus", "web.tab.current"}
 WORD = re.compile(r"[^\W\d_]{3,}")
 SURROGATE = re.compile("[\ud800-\udfff]")
 CAPS = {"text": 65_536, "title": 4_096, "url": 4_096, "app": 4_096, "actor": 4_096}
+DAILY_NOTE = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
+# Byte-order marks, the UTF-32 LE one before the UTF-16 LE one it starts with.
+BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+BINARY = (b"SQLite format 3\x00", b"\x89PNG\r\n\x1a\n", b"PK\x03\x04", b"%PDF-")
 
 
 def window() -> tuple[datetime, datetime]:
@@ -82,18 +97,64 @@ class Expect:
 
 
 def _regular(path: Path) -> bool:
-    """Path -> is it an existing regular file (no FIFO, folder, dangling link)?"""
+    """Path -> is it an existing regular file (no FIFO, folder, dangling or looping link)?"""
     try:
         return path.is_file() and not path.is_fifo()
     except OSError:
         return False
 
 
+def _entries(root: Path, pattern: str) -> list[Path]:
+    """Folder + glob -> every entry whose name matches, broken and looping links included (hidden skipped)."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [Path(folder, n) for n in dirs + files if fnmatch.fnmatchcase(n, pattern)]
+    return sorted(p for p in found if not p.name.startswith("."))
+
+
+def _unreadable(text: str) -> float:
+    """Text -> share of its non-space characters that are U+FFFD or control characters."""
+    visible = [ch for ch in text if not ch.isspace() or unicodedata.category(ch) == "Cc"]
+    bad = [
+        ch
+        for ch in visible
+        if ch == "\ufffd" or (unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\x0b\x0c\x1b")
+    ]
+    return len(bad) / len(visible) if visible else 0.0
+
+
+def _text(data: bytes) -> str | None:
+    """File bytes -> its text (by its BOM, else UTF-8, bad bytes as U+FFFD), or None: not a text file.
+
+    Not text: a binary format's signature, a UTF-16/32 file that does not decode, or a first
+    64 KiB (less a NUL tail, what a crash leaves) more than 30 % unreadable.
+    """
+    if data.startswith(BINARY):
+        return None
+    for bom, codec in BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(codec)
+            except UnicodeDecodeError:
+                return None
+    head = data[:65_536].rstrip(b"\x00").decode("utf-8", "replace")
+    return None if _unreadable(head) > 0.3 else data.decode("utf-8", "replace")
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """Text file bytes -> its lines as UTF-8 bytes (a UTF-16/32 file re-encoded), split at LF."""
+    if any(data.startswith(bom) for bom, codec in BOMS if codec != "utf-8"):
+        text = _text(data)
+        return (text or "").encode("utf-8").split(b"\n")
+    return data.split(b"\n")
+
+
 def chat_oracle(path: Path, expect: Expect) -> None:
     """Chat JSONL -> every non-blank line whose time is today or unusable must be accounted."""
     start, end = window()
     data = path.read_bytes()
-    for n, raw in enumerate(data.split(b"\n"), start=1):
+    for n, raw in enumerate(_lines(data), start=1):
         if not raw.strip():
             continue
         ref = f"{path}#L{n}"
@@ -107,8 +168,8 @@ def chat_oracle(path: Path, expect: Expect) -> None:
             expect.record(ref)
 
 
-def _when(value: object, naive_utc: bool = False) -> datetime | None:
-    """A JSON timestamp -> aware UTC datetime, or None when it is not one."""
+def _when(value: object, naive_local: bool = False) -> datetime | None:
+    """A JSON timestamp -> aware UTC datetime (without offset: local time in TZ, if allowed), or None."""
     if isinstance(value, bool) or value is None:
         return None
     try:
@@ -117,20 +178,30 @@ def _when(value: object, naive_utc: bool = False) -> datetime | None:
         if isinstance(value, str):
             ts = datetime.fromisoformat(value.strip())
             if ts.tzinfo is None:
-                return ts.replace(tzinfo=UTC) if naive_utc else None
+                return ts.replace(tzinfo=ZoneInfo(TZ)).astimezone(UTC) if naive_local else None
             return ts.astimezone(UTC)
     except (ValueError, OverflowError, OSError):
         return None
     return None
 
 
-def aw_oracle(path: Path, expect: Expect) -> None:
-    """AW export -> today's or unusable events of the buckets omoide reads must be accounted."""
-    start, end = window()
-    try:
-        doc = json.loads(path.read_bytes())
-    except (ValueError, RecursionError):
+def aw_oracle(path: Path, expect: Expect, original: Path) -> None:
+    """AW export -> today's or unusable events of the buckets omoide reads must be accounted.
+
+    Events that say the same thing (app, title, url or status) at the same instant in one
+    bucket are one event (heartbeats of it): one survivor is enough. A file that does not
+    decode as JSON is compared with the intact export it was made from: every event still
+    (even partly) in it must be accounted, by its own ref, or by its bucket's when the
+    bucket's header is damaged.
+    """
+    text = _text(path.read_bytes())
+    if text is None:
         expect.whole_file = str(path)
+        return
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        _damaged_aw_oracle(path, expect, original)
         return
     buckets = doc.get("buckets") if isinstance(doc, dict) else None
     if isinstance(buckets, list):
@@ -152,37 +223,122 @@ def aw_oracle(path: Path, expect: Expect) -> None:
         if not isinstance(events, list):
             expect.record(bref)
             continue
-        groups: dict[tuple[str, str], set[str]] = {}
+        groups: dict[tuple[object, ...], set[str]] = {}
         for i, ev in enumerate(events):
-            ref = f"{bref}.events[{i}]"
-            stamp = ev.get("timestamp") if isinstance(ev, dict) else None
-            ts = _when(stamp, naive_utc=True)
-            if ts is None or not possible(ts):
-                expect.record(ref)
-            elif start <= ts < end:
-                data = ev.get("data")
-                if kind == "web.tab.current" and isinstance(data, dict) and data.get("incognito"):
-                    continue  # dropped on purpose: never stored
-                # Heartbeats of one event share bucket and start: one id, so one survivor.
-                groups.setdefault((bid, ts.isoformat()), set()).add(ref)
+            _aw_event(f"{bref}.events[{i}]", bid, kind, ev, expect, groups)
         for refs in groups.values():
             expect.record(*refs)
 
 
+def _aw_event(
+    ref: str,
+    bid: str,
+    kind: str,
+    ev: object,
+    expect: Expect,
+    groups: dict[tuple[object, ...], set[str]],
+    also: tuple[str, ...] = (),
+) -> None:
+    """One decoded AW event -> expected when today's or unusable; grouped with its heartbeats."""
+    start, end = window()
+    stamp = ev.get("timestamp") if isinstance(ev, dict) else None
+    ts = _when(stamp, naive_local=True)
+    if ts is None or not possible(ts):
+        expect.record(ref, *also)
+    elif start <= ts < end:
+        data = ev.get("data")
+        if kind == "web.tab.current" and isinstance(data, dict) and data.get("incognito"):
+            return  # dropped on purpose: never stored
+        said = tuple(
+            repr(data.get(k)) if isinstance(data, dict) else repr(data)
+            for k in ("app", "title", "url", "status")
+        )
+        groups.setdefault((bid, ts.isoformat(), said), set()).update({ref, *also})
+
+
+@functools.cache
+def _original_spans(
+    original: Path,
+) -> list[tuple[str, str, tuple[int, int], list[tuple[int, int, dict]]]]:
+    """The intact export -> per bucket: id, type, byte span of its header, byte span of each event."""
+    raw = original.read_bytes()
+    doc = json.loads(raw)
+    out = []
+    cursor = 0
+    for bid, bucket in doc["buckets"].items():
+        head = raw.index(json.dumps(bid, ensure_ascii=False).encode() + b": {", cursor)
+        opener = raw.index(b'"events": [', head) + len(b'"events": [')
+        spans = []
+        cursor = opener
+        for ev in bucket["events"]:
+            chunk = json.dumps(ev, ensure_ascii=False).encode()
+            a = raw.index(chunk, cursor)
+            spans.append((a, a + len(chunk), ev))
+            cursor = a + len(chunk)
+        out.append((bid, bucket["type"], (head, opener), spans))
+    return out
+
+
+def _damaged_aw_oracle(path: Path, expect: Expect, original: Path) -> None:
+    """An export that does not decode + the intact one -> what its events still say must be accounted."""
+    damaged, intact = path.read_bytes(), original.read_bytes()
+    common = min(len(damaged), len(intact))
+    changed = sum(x != y for x, y in zip(damaged[:common], intact[:common], strict=True))
+    if changed > 64:
+        expect.whole_file = str(path)  # not a copy damaged in place: no event can be located
+        return
+    kept = 0
+    for bid, kind, (h0, h1), spans in _original_spans(original):
+        if kind not in AW_TYPES:
+            continue
+        bref = f"{path}#buckets[{bid}]"
+        also = () if damaged[h0:h1] == intact[h0:h1] else (bref,)
+        groups: dict[tuple[object, ...], set[str]] = {}
+        for i, (a, b, ev) in enumerate(spans):
+            if a >= len(damaged):
+                continue  # cut away: the file no longer holds it
+            kept += 1
+            ref = f"{bref}.events[{i}]"
+            if damaged[a:b] != intact[a:b]:
+                try:
+                    ev = json.loads(damaged[a:b].decode("utf-8", "replace"))
+                except (ValueError, RecursionError):
+                    expect.record(ref, *also)
+                    continue
+            _aw_event(ref, bid, kind, ev, expect, groups, also)
+        for refs in groups.values():
+            expect.record(*refs)
+    if not kept:
+        expect.whole_file = str(path)
+
+
 def notes_oracle(root: Path, expect: Expect) -> None:
-    """Notes folder or file -> the day's note must be read, and every word of it accounted."""
+    """Notes folder or file -> the day's note must be read, and every word of it accounted.
+
+    Entries named like the day's note that are no regular file (a folder, FIFO, broken or
+    looping link) and a note that is no text file must be named; a folder holding no daily
+    note at all must be named too.
+    """
     if root.is_symlink() and not root.exists() or root.is_fifo():
         expect.whole_file = str(root)
         return
-    candidates = [root] if not root.is_dir() else [p for p in root.rglob(NOTE)]
+    if root.is_dir():
+        candidates = _entries(root, NOTE)
+        if not candidates and not any(DAILY_NOTE.fullmatch(p.name) for p in _entries(root, "*.md")):
+            expect.whole_file = str(root)
+    else:
+        candidates = [root]
     for note in candidates:
-        if not _regular(note):
+        data = note.read_bytes() if _regular(note) else None
+        text = _text(data) if data is not None else None
+        if text is None:
             expect.whole_file = str(note)
             continue
-        lines = note.read_bytes().removeprefix(b"\xef\xbb\xbf").splitlines()
-        text = [ln.decode("utf-8", "replace") for ln in lines]
-        skip = _structure_lines(text)
-        for n, line in enumerate(text, start=1):
+        # Split where the reader splits (LF, CR, CRLF), not at every break str.splitlines knows.
+        utf8 = text.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
+        lines = [ln.decode("utf-8", "replace") for ln in utf8.splitlines()]
+        skip = _structure_lines(lines)
+        for n, line in enumerate(lines, start=1):
             if n in skip or not line.strip():
                 continue
             words = {w.casefold() for w in WORD.findall(line)}
@@ -280,18 +436,35 @@ def _readable_rows(db: Path, visits: str, time_col: str, pages: str) -> list[tup
     return None
 
 
-def expectation(case: Case, source: Any) -> Expect:
-    """Case + its source configuration -> what a correct ingest must account for."""
+def expectation(case: Case, source: Any, home: Path) -> Expect:
+    """Case + its source configuration + the intact sample -> what a correct ingest must account for."""
     expect = Expect()
     path = Path(source.path)
     if case.kind == "notes":
         notes_oracle(path, expect)
+    elif case.kind in ("chat", "activitywatch") and path.is_dir():
+        # A folder source: every file of its kind read, every entry of that name that is no
+        # readable text file named; a folder without any readable one is itself named.
+        pattern = "*.jsonl" if case.kind == "chat" else "*.json"
+        entries = _entries(path, pattern)
+        readable = [e for e in entries if _regular(e) and _text(e.read_bytes()) is not None]
+        if not readable:
+            expect.whole_file = str(path)
+        for entry in entries:
+            if entry not in readable:
+                expect.record(str(entry))
+            elif case.kind == "chat":
+                chat_oracle(entry, expect)
+            else:
+                aw_oracle(entry, expect, home / AW)
     elif not _regular(path):
         expect.whole_file = str(path)
+    elif case.kind in ("chat", "activitywatch") and _text(path.read_bytes()) is None:
+        expect.whole_file = str(path)  # a text source that is no text file
     elif case.kind == "chat":
         chat_oracle(path, expect)
     elif case.kind == "activitywatch":
-        aw_oracle(path, expect)
+        aw_oracle(path, expect, home / AW)
     else:
         sqlite_oracle(path, case.kind, expect)
     return expect
@@ -305,6 +478,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
     import pandas as pd
 
     from omoide import quality
+    from omoide.ingest.fingerprint import collected_fingerprint
     from omoide.ingest.gate import sanitized
     from omoide.ingest.sources import collect
     from omoide.store.lake import merge_events, read_events
@@ -312,6 +486,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
 
     start, end = window()
     raw = collect(source, start, end, NOW)
+    collected_fingerprint(raw)  # the day's cache key: a traceback there means never cached
     out = sanitized(raw, DAY, TZ, [])
     for check in out.checks:
         quality.raise_for_failures(check)
@@ -335,7 +510,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
 
 
 def _garbage(texts: dict[str, list[str]]) -> list[str]:
-    """Lake string columns -> what should never be stored: NUL, lone surrogates, huge values."""
+    """Lake string columns -> what should never be stored: NUL, lone surrogates, huge values, unreadable text."""
     found = []
     for col, values in texts.items():
         for v in values:
@@ -345,6 +520,8 @@ def _garbage(texts: dict[str, list[str]]) -> list[str]:
                 found.append(f"{col}: lone surrogate")
             if len(v) > CAPS[col] + 64:
                 found.append(f"{col}: {len(v)} characters")
+            if _unreadable(v) > 0.5:
+                found.append(f"{col}: mostly U+FFFD or control characters ({v[:24]!r})")
     return sorted(set(found))
 
 
@@ -422,7 +599,7 @@ def run(cases: list[tuple[int, Case]], workers: int) -> list[dict[str, Any]]:
             folder = base / f"case{index}"
             folder.mkdir()
             source = case.build(base / "sample", folder)
-            expect = expectation(case, source)
+            expect = expectation(case, source, base / "sample")
             (folder / "source.json").write_text(json.dumps(source.model_dump(mode="json")))
             parent, child = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_child, args=(index, str(folder), child))

@@ -7,6 +7,7 @@ import sqlite3
 from datetime import date
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from omoide.core import schemas
@@ -49,3 +50,27 @@ def test_empty_window_and_wrong_database(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE moz_cookies(id INTEGER PRIMARY KEY)")
     with pytest.raises(SourceError, match=r"cookies.sqlite: no 'moz_historyvisits' table"):
         collect(firefox(other), *day_bounds(date(2026, 11, 20), TZ), NOW)
+
+
+def test_a_blob_where_a_url_or_title_belongs_is_never_stored_as_text(tmp_path: Path) -> None:
+    db = tmp_path / "History"
+    shutil.copyfile(V22, db)
+    with sqlite3.connect(db) as conn:
+        page, title_page = (
+            r[0] for r in conn.execute("SELECT url FROM visits WHERE id IN (3, 4) ORDER BY id")
+        )
+        conn.execute("UPDATE urls SET url = X'FFFE00' WHERE id = ?", (page,))
+        conn.execute("UPDATE urls SET title = X'0001FFFE' WHERE id = ?", (title_page,))
+        visits_of_page = conn.execute("SELECT count(*) FROM visits WHERE url = ?", (page,))
+        lost = visits_of_page.fetchone()[0]
+        titled = conn.execute("SELECT count(*) FROM visits WHERE url = ?", (title_page,))
+        untitled = titled.fetchone()[0]
+    got = collect(chrome(db), *ALL_TIME, NOW)
+    assert len(got.events) == 58 - lost
+    assert {r.reason for r in got.rejects} == {
+        "url is not text: mostly control or replacement characters"
+    }
+    assert f"{db}#visits.id=3" in {r.ref for r in got.rejects}
+    assert got.fixed == {"garbled_title_dropped": untitled}
+    visit4 = got.events[got.events["source_ref"] == f"{db}#visits.id=4"].iloc[0]
+    assert visit4["title"] is None or pd.isna(visit4["title"])

@@ -1,4 +1,4 @@
-"""The generated fault suite: 300+ corruptions of the five source kinds, none crashing, hanging or losing a row."""
+"""The generated fault suite: 300+ corruptions of the five source kinds, none crashing, hanging, losing a row or storing garbage."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ def test_every_generated_corruption_is_kept_quarantined_or_named(tmp_path: Path)
         text=True,
         timeout=1500,
     )
-    summary = json.loads(out.read_text())["summary"]
+    report = json.loads(out.read_text())
+    summary = report["summary"]
     failures = [(f["kind"], f["case"], f["class"], f["detail"]) for f in summary["failures"]]
     assert failures == [], run.stdout[-3000:]
     assert summary["cases"] >= 300
@@ -30,3 +31,18 @@ def test_every_generated_corruption_is_kept_quarantined_or_named(tmp_path: Path)
     # Every kind is damaged in many ways, and most damage leaves the good records readable.
     assert all(sum(c.values()) >= 40 for c in summary["by_kind"].values())
     assert summary["by_class"]["ok"] > summary["by_class"].get("named", 0)
+    # The inputs issue 26 found read as nothing or as garbage are all in the suite (and pass).
+    ran = {(r["kind"], r["case"]) for r in report["results"]}
+    assert {
+        ("notes", "path:dangling-symlink"),
+        ("notes", "path:symlink-loop"),
+        ("notes", "utf16"),
+        ("notes", "utf32"),
+        ("notes", "all-nul"),
+        ("notes", "sqlite-file"),
+        ("chat", "folder:empty"),
+        ("activitywatch", "folder:empty"),
+        ("activitywatch", "naive-coinciding"),
+        ("activitywatch", "one-byte:title-quote"),
+        ("activitywatch", "event:title=surrogate"),
+    } <= ran

@@ -97,16 +97,36 @@ def test_removed_source_does_not_erase_collected_events(sample_home: Path):
 
 
 def test_bad_inputs_fail_only_their_source(sample_home: Path):
+    import sqlite3
+
     from omoide.flows.daily import daily
 
     src = sample_home / "sources"
     (src / "chrome" / "Default" / "History").write_bytes(b"this is not sqlite" * 300)
     export = src / "activitywatch" / "aw-buckets-export.json"
-    export.write_bytes(export.read_bytes()[:5000])
+    export.write_bytes(export.read_bytes()[:100])  # cut before its first events list
     note = src / "notes" / f"{LAST}.md"
     note.write_bytes(
         note.read_bytes() + b"\n- broken \xff\xfe bytes here\n\n- a fine line after it\n"
     )
+    # A note saved by Notepad as "Unicode" (UTF-16 with a BOM) is read; a database where a
+    # note should be is refused by name and reaches neither the lake nor the vault.
+    (src / "windows").mkdir()
+    (src / "windows" / f"{LAST}.md").write_bytes("- Tee mit @Peter im Café\n".encode("utf-16"))
+    (src / "binary").mkdir()
+    db = sqlite3.connect(src / "binary" / f"{LAST}.md")
+    db.executescript("CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('tags');")
+    db.commit()
+    db.close()
+    toml_path = sample_home / "omoide.toml"
+    toml_path.write_text(  # the sample's notes keep their name beside two more notes sources
+        toml_path.read_text().replace(
+            'path = "sources/notes"\n', 'path = "sources/notes"\nname = "notes"\n'
+        )
+    )
+    with toml_path.open("a") as toml:
+        for name in ("windows", "binary"):
+            toml.write(f'\n[[sources]]\nkind = "notes"\npath = "sources/{name}"\nname = "{name}"\n')
 
     state = daily(day=LAST, return_state=True)
     assert state.is_failed()
@@ -119,6 +139,14 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
     assert len(bad) == 1 and bad.iloc[0]["ref"].startswith(str(note))
     assert "UTF-8" in bad.iloc[0]["reason"]
     assert len(read_sessions(sample_home / "lake", LAST)) > 0
+    assert "Tee mit @Peter im Café" in set(events.loc[events["source_name"] == "windows", "text"])
+    assert "binary" not in set(events["source_name"])
+    refused = q[q["source_name"] == "binary"]
+    assert list(refused["ref"]) == [str(src / "binary" / f"{LAST}.md")]
+    assert "SQLite" in refused.iloc[0]["reason"]
+    for page in (sample_home / "vault").rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "SQLite" not in text and "\ufffd" not in text and "\x00" not in text, page
 
 
 def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, monkeypatch):

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from omoide.core.days import day_bounds
@@ -63,11 +64,38 @@ def collected_fingerprint(collected: Collected) -> str:
     # Lists do not hash; a name never holds the separator, so joining keeps them apart.
     events["entities"] = events["entities"].map(lambda e: SEP.join(e) if e is not None else "")
     h = hashlib.blake2b(digest_size=16)
-    h.update(pd.util.hash_pandas_object(events, index=False).to_numpy().tobytes())
+    h.update(_row_hashes(events).tobytes())
     for r in collected.rejects:
         h.update(f"{r.ref}{SEP}{r.reason}{SEP}{r.excerpt}{SEP}".encode("utf-8", "surrogatepass"))
     h.update(repr(sorted(collected.fixed.items())).encode())
     return h.hexdigest()
+
+
+def _row_hashes(events: pd.DataFrame) -> np.ndarray:
+    """Events -> one uint64 hash per row, whatever their strings hold.
+
+    pandas hashes strings as UTF-8, which a lone surrogate (a `\\ud800` escape in a
+    collector's JSON) cannot be: such values are hashed by their surrogate-passing bytes
+    instead, so a key is computed (and the day cached) rather than a traceback logged.
+    """
+    try:
+        return pd.util.hash_pandas_object(events, index=False).to_numpy()
+    except UnicodeEncodeError:
+        safe = events.copy()
+        for col in safe.columns:
+            if safe[col].dtype == object:
+                safe[col] = safe[col].map(_passable)
+        return pd.util.hash_pandas_object(safe, index=False).to_numpy()
+
+
+def _passable(value: object) -> object:
+    """A value -> the same value, a string with lone surrogates as the hex of its bytes."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogatepass").hex()
+    return value
 
 
 def day_fingerprint(source: SourceConfig, day: date, tz: str, now: datetime) -> str | None:

@@ -10,6 +10,7 @@ distinct value, with Arrow kernels: a million clean visits cost milliseconds.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -18,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # Characters a value may keep; a longer one is cut (a note paragraph or chat message is
 # far below 64k characters, a title or URL below 4k).
 CAPS = {"text": 65_536, "title": 4_096, "url": 4_096, "app": 1_024, "actor": 1_024}
@@ -33,7 +35,7 @@ def clean_text(value: str, cap: int, counts: Counter[str]) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError:
         counts["surrogate_replaced"] += 1
-        value = value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        value = _SURROGATE.sub(REPLACEMENT, value)  # one U+FFFD per lone surrogate
     if len(value) > cap:
         counts["capped"] += 1
         value = value[: cap - 1] + "…"

@@ -13,6 +13,7 @@ import pyarrow as pa
 from omoide.core import schemas
 from omoide.core.ids import stable_id
 from omoide.core.location import Remote, StorePath, read_parquet, write_parquet
+from omoide.ingest.sources.aw_events import superseded as aw_superseded
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ def merge_events(
     the day when read (a daily note re-read after an edit).
     """
     path = part_path(lake_dir, "events", day, source_name)
-    old = _without_superseded_visits(read_part(path, schemas.EVENTS), new)
+    old = _without_superseded(read_part(path, schemas.EVENTS), new)
     new = new.drop_duplicates("event_id", keep="last")
     seen = old["event_id"].isin(new["event_id"])
     updated = int(_changed(old[seen], new).sum()) if seen.any() else 0
@@ -74,12 +75,22 @@ def merge_events(
     return counts
 
 
-def _without_superseded_visits(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
-    """Stored events -> without browser visits that a new row of the same record replaces.
+def _without_superseded(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """Stored events -> without the rows that a new row of the same record replaces under a newer id formula.
 
     A browser visit is one database row (`source_ref` names it); when its id formula
     changes (omoide 0.1 → 0.2 changed it for speed), the same visit must not be kept twice.
+    An ActivityWatch event stored under the id that left its content out (before ingest
+    version 5) is replaced by the new rows of its bucket and start (aw_events.superseded).
     """
+    if old.empty or new.empty:
+        return old
+    stale_aw = aw_superseded(old, new)
+    if stale_aw.any():
+        log.info(
+            "lake: %d ActivityWatch event(s) stored under an older id replaced", int(stale_aw.sum())
+        )
+        old = old[~stale_aw]
     visits = new.loc[new["event_type"].astype(str) == "visit", ["source_ref", "event_id"]]
     if visits.empty or old.empty:
         return old

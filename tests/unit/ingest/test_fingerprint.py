@@ -111,3 +111,24 @@ def test_a_day_is_read_once_for_its_key_and_its_ingest_unless_its_file_changed(
     (notes / "2026-11-20.md").write_text("- one, edited after the key\n")
     again = collected_day(src, day, "UTC", NOW)
     assert len(reads) == 3 and "edited" in " ".join(again.events["text"].dropna())
+
+
+def test_a_lone_surrogate_in_collected_text_still_gives_a_key() -> None:
+    import pandas as pd
+
+    from omoide.ingest.sources.base import Collected
+
+    def frame(title: str) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "event_id": pd.Series(["e1"], dtype=object),
+                "title": pd.Series([title], dtype=object),
+                "entities": pd.Series([[]], dtype=object),
+                "recorded_at": [pd.Timestamp(NOW)],
+            }
+        )
+
+    # pandas hashes text as UTF-8, which a lone surrogate cannot be: hashed by its raw code units.
+    one, other = (collected_fingerprint(Collected(frame(t))) for t in ("a\ud800", "a\ud801"))
+    assert one != other
+    assert collected_fingerprint(Collected(frame("a\ud800"))) == one

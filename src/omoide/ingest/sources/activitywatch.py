@@ -1,4 +1,4 @@
-"""ActivityWatch collector: an aw-server export JSON file or the local REST API -> events.
+"""ActivityWatch collector: an aw-server export JSON file (or a folder of them) or the local REST API -> events.
 
 Three bucket types are read: ``currentwindow`` (aw-watcher-window) -> ``window`` events,
 ``afkstatus`` (aw-watcher-afk) -> ``afk`` events and ``web.tab.current`` (aw-watcher-web)
@@ -6,24 +6,39 @@ Three bucket types are read: ``currentwindow`` (aw-watcher-window) -> ``window``
 (counted, never stored). An event belongs to the window when its start timestamp is in
 [start, end); its duration is kept as recorded, even when it runs past the end.
 
-AW heartbeats extend the last event of a bucket in place, so the event id is built from
-the bucket id and the start timestamp only: re-collecting a longer version of the same
-event gives the same id. Naive timestamps are read as UTC, as aw-core does. A bucket without
-a type or without an events list, and an event whose time is unparseable or impossible
-(before 1990, or more than a day after the run), is rejected with its reference; buckets of
-other kinds (input counters, editor activity, ...) are not read, and counted in the log.
+Identity: AW heartbeats extend the last event of a bucket in place (same start, same data,
+longer duration), so the event id is built from the bucket id, the start timestamp and what
+the event says (app, title, url or AFK status), never its duration: re-collecting a longer
+version of the same event gives the same id, and distinct events that start at the same
+instant stay distinct. The same event read twice (two export files) is one row, with the
+longest duration. Ids before ingest version 5 left the content out; `aw_events.superseded`
+finds lake rows stored under that formula, so a re-ingest replaces them instead of doubling
+them.
+
+Times: a timestamp without a UTC offset is read as wall-clock time in the source's
+`timezone` (the top-level setting; UTC when unset), as the watcher that wrote it ran on
+this machine's clock; such events are counted (`naive_time_local`). A time skipped by a DST
+change is read with the offset before it, a repeated one as its first occurrence.
+
+Damage: a bucket without a type or an events list, and an event whose time is unparseable
+or impossible (before 1990, or more than a day after the run), is rejected with its
+reference; buckets of other kinds (input counters, editor activity, ...) are not read, and
+counted in the log. An export that is not valid JSON is salvaged (aw_export): each damaged
+event or bucket header is a Reject naming bucket and position, the rest is read. Text that
+is mostly control or replacement characters is a Reject, never stored. A folder of exports
+with no `*.json` file is a SourceError naming it; an export in it that cannot be read is a
+Reject naming the file, and the others still land.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import math
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,13 +46,18 @@ from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from omoide.core import schemas
 from omoide.core.errors import SourceError
-from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.aw_api import EVENT_TYPES, fetch_buckets, keyed
-from omoide.ingest.sources.base import EARLIEST, Collected, Reject, read_source, visible_files
+from omoide.ingest.normalise import normalised
+from omoide.ingest.sources.aw_api import EVENT_TYPES, fetch_buckets
+from omoide.ingest.sources.aw_events import event_ids, utc_times
+from omoide.ingest.sources.aw_export import load_export
+from omoide.ingest.sources.base import EARLIEST, GARBLED, Collected, Reject, folder_files
+from omoide.ingest.sources.json_salvage import Damaged
+from omoide.ingest.sources.text_files import garbled_positions
 
 log = logging.getLogger(__name__)
 
@@ -58,30 +78,43 @@ _WEB_BUCKET = re.compile(r"aw-watcher-web-([a-z]+)", re.IGNORECASE)
 Row = tuple[str, str, str, float, str, str | None, str | None]
 Found = tuple[str, int, str, str, dict[str, Any]]  # bucket id, position, type, browser, event
 Mapped = tuple[str, str | None, str | None]
+_MAPPED = ("app", "title", "url")
 
 
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
     """AW source (export file/folder or REST url) + UTC [start, end) -> window/afk/web events."""
+    tz = source.timezone or "UTC"
     if source.url:
         base = source.url.rstrip("/")
         buckets = fetch_buckets(base, start, end)
-        indexed = index_buckets(buckets, base, api=True)
+        indexed = index_buckets(buckets, base, api=True, tz=tz)
         return in_window(indexed, base, source.name, start, end, now, api=True)
     if source.path is None:
         raise SourceError(source.kind, "neither 'path' nor 'url' is set")
     path = source.path
     if not path.exists():
         raise SourceError(path, "no such file or folder")
-    files = visible_files(path, "*.json") if path.is_dir() else [path]
-    parts = [
-        in_window(indexed_export(f, _file_state(f)), str(f), source.name, start, end, now)
-        for f in files
-    ]
+    if not path.is_dir():
+        indexed = indexed_export(path, _file_state(path), tz)
+        return in_window(indexed, str(path), source.name, start, end, now)
+    files, rejects = folder_files(path, "*.json", "ActivityWatch export")
+    parts: list[Collected] = []
+    for f in files:
+        try:
+            indexed = indexed_export(f, _file_state(f), tz)
+        except SourceError as exc:
+            rejects.append(Reject(str(f), exc.reason))  # the folder's other exports still land
+            continue
+        parts.append(in_window(indexed, str(f), source.name, start, end, now))
     if not parts:
-        return Collected(schemas.empty(schemas.EVENTS), [])
+        why = "; ".join(f"{Path(r.ref).name}: {r.reason}" for r in rejects)
+        raise SourceError(path, f"no readable ActivityWatch export in this folder ({why})")
     frames = [p.events for p in parts if not p.events.empty]
     events = pd.concat(frames, ignore_index=True) if frames else parts[0].events
-    return Collected(_dedupe(events), [r for p in parts for r in p.rejects])
+    fixed: Counter[str] = Counter()
+    for p in parts:
+        fixed.update(p.fixed)
+    return Collected(_dedupe(events), rejects + [r for p in parts for r in p.rejects], dict(fixed))
 
 
 def _file_state(path: Path) -> tuple[int, int, int]:
@@ -91,31 +124,16 @@ def _file_state(path: Path) -> tuple[int, int, int]:
 
 
 @functools.lru_cache(maxsize=4)
-def indexed_export(path: Path, state: tuple[int, int, int]) -> Indexed:
-    """Export file (+ its state, the cache key) -> its events indexed by time, once per process.
+def indexed_export(path: Path, state: tuple[int, int, int], tz: str = "UTC") -> Indexed:
+    """Export file (+ its state and zone, the cache key) -> its events indexed by time, once per process.
 
     A backfill asks for every day of the same export; parsing and indexing it once makes
     each further day cost only its own events, not the whole history's.
     """
-    return index_buckets(load_export(path), str(path))
-
-
-def load_export(path: Path) -> dict[str, Any]:
-    """Export JSON file -> buckets keyed by id (a list of buckets is keyed by their 'id')."""
-    raw = read_source(path)
-    try:
-        doc = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise SourceError(
-            path, f"invalid JSON at line {exc.lineno} col {exc.colno}: {exc.msg}"
-        ) from exc
-    except RecursionError:
-        raise SourceError(path, "invalid JSON: nested too deeply") from None
-    except UnicodeDecodeError as exc:
-        raise SourceError(path, f"not UTF-8 text (byte offset {exc.start})") from exc
-    if not isinstance(doc, dict) or "buckets" not in doc:
-        raise SourceError(path, "not an ActivityWatch export: no top-level 'buckets'")
-    return keyed(doc["buckets"], path)
+    export = load_export(path)
+    indexed = index_buckets(export.buckets, str(path), tz=tz, replaced_bytes=export.replaced_bytes)
+    indexed.rejects.extend(Reject(f"{path}#buckets[{b}]", why) for b, why in export.damage)
+    return indexed
 
 
 def _browser(bucket_id: str, bucket: Mapping[str, Any]) -> str:
@@ -161,14 +179,23 @@ class Indexed:
     stamps: list[str]
     ts: pd.Series  # UTC start times, NaT where unparseable
     rejects: list[Reject]
+    naive: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # written without offset
+    replaced_bytes: bool = False  # the file held bytes that were not UTF-8 (now U+FFFD)
 
 
-def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False) -> Indexed:
+def index_buckets(
+    buckets: Mapping[str, Any],
+    origin: str,
+    *,
+    api: bool = False,
+    tz: str = "UTC",
+    replaced_bytes: bool = False,
+) -> Indexed:
     """Buckets keyed by id -> their events with start times parsed at once, and bad buckets/events.
 
     Refs are `origin#buckets[ID].events[i]` for a file; for the REST API (`api=True`) they
     are the aw-server URL of the event itself when it has an id, as list positions are not
-    stable.
+    stable. Times without an offset are read in `tz`.
     """
     found: list[Found] = []
     stamps: list[str] = []
@@ -176,6 +203,9 @@ def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False)
     ignored: Counter[str] = Counter()
     for bid, bucket in buckets.items():
         bref = f"{origin}#buckets[{bid}]"
+        if isinstance(bucket, Damaged):
+            rejects.append(Reject(bref, bucket.reason))
+            continue
         if not isinstance(bucket, dict):
             rejects.append(Reject(bref, "bucket is not an object"))
             continue
@@ -199,18 +229,21 @@ def index_buckets(buckets: Mapping[str, Any], origin: str, *, api: bool = False)
                 found.append((bid, i, event_type, browser, ev))
                 stamps.append(stamp)
                 continue
-            reason = "event without timestamp" if isinstance(ev, dict) else "event is not an object"
+            if isinstance(ev, Damaged):
+                reason = ev.reason
+            elif isinstance(ev, dict):
+                reason = "event without timestamp"
+            else:
+                reason = "event is not an object"
             rejects.append(Reject(_ref(origin, bid, i, ev, api), reason))
     if ignored:
         # Buckets of kinds omoide does not model (input counts, editor activity, ...).
         log.info("activitywatch: not read: %s", dict(ignored))
-    ts = pd.to_datetime(
-        pd.Series(stamps, dtype=object), utc=True, format="ISO8601", errors="coerce"
-    )
+    ts, naive = utc_times(stamps, tz)
     for k in np.flatnonzero(ts.isna().to_numpy()).tolist():
         bid, i, _, _, ev = found[k]
         rejects.append(Reject(_ref(origin, bid, i, ev, api), "unparseable timestamp"))
-    return Indexed(found, stamps, ts, rejects)
+    return Indexed(found, stamps, ts, rejects, naive, replaced_bytes)
 
 
 def in_window(
@@ -242,9 +275,36 @@ def in_window(
     rows, kept, incognito = _rows(found, np.flatnonzero(inside), origin, api, rejects)
     if incognito:
         log.info("activitywatch: dropped %d incognito web event(s)", incognito)
-    events = _dedupe(_frame(rows, ts.iloc[kept], source_name, now))
+    events, fixed = _storable(_frame(rows, ts.iloc[kept], source_name, now), rejects)
+    if indexed.replaced_bytes and not events.empty:
+        replaced = np.zeros(len(events), bool)
+        for col in _MAPPED:
+            replaced |= events[col].fillna("").str.contains("\ufffd", regex=False).to_numpy(bool)
+        fixed["invalid_utf8_replaced"] = int(replaced.sum())
+    if len(indexed.naive) and (naive := int(indexed.naive[kept].sum())):
+        fixed["naive_time_local"] = naive
+        log.info("activitywatch: %d event(s) without a UTC offset read as local time", naive)
+    events = _dedupe(events)
     log.info("activitywatch: %d event(s) in window, %d rejected", len(events), len(rejects))
-    return Collected(events, rejects)
+    return Collected(events, rejects, {k: v for k, v in fixed.items() if v})
+
+
+def _storable(events: pd.DataFrame, rejects: list[Reject]) -> tuple[pd.DataFrame, Counter[str]]:
+    """Window events -> text made storable (NUL, lone surrogates, caps; counted), garbled ones rejected.
+
+    Done here, not only at the gate: the day's cache key hashes these values, and a lone
+    surrogate cannot even be encoded.
+    """
+    events, counts = normalised(events)
+    fixed = Counter(counts)
+    bad = np.zeros(len(events), bool)
+    for col in _MAPPED:
+        strings = pa.array(events[col].to_numpy(dtype=object), pa.string(), from_pandas=True)
+        for i in garbled_positions(strings).tolist():
+            if not bad[i]:
+                rejects.append(Reject(str(events["source_ref"].iat[i]), GARBLED.format(column=col)))
+            bad[i] = True
+    return (events[~bad].reset_index(drop=True) if bad.any() else events), fixed
 
 
 def _ref(origin: str, bid: str, i: int, ev: object, api: bool) -> str:
@@ -306,8 +366,7 @@ def _frame(rows: list[Row], ts: pd.Series, source_name: str, now: datetime) -> p
             "ts": ts.reset_index(drop=True),
         }
     )
-    iso = df["ts"].dt.strftime("%Y-%m-%dT%H:%M:%S.%f+00:00")
-    df["event_id"] = [stable_id(KIND, source_name, b, t) for b, t in zip(cols[1], iso, strict=True)]
+    df["event_id"] = event_ids(source_name, cols[1], df["ts"], cols[4], cols[5], cols[6])
     df["source"] = KIND
     df["source_name"] = source_name
     df["entities"] = [[] for _ in range(len(df))]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import stat
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -17,6 +19,9 @@ import pyarrow as pa
 from omoide.core import schemas
 from omoide.core.errors import SourceError
 from omoide.ingest.normalise import CAPS, clean_text
+from omoide.ingest.sources.text_files import garbled
+
+GARBLED = "{column} is not text: mostly control or replacement characters"
 
 
 @dataclass
@@ -38,12 +43,17 @@ class Collected:
 
 
 def events_frame(
-    records: Iterable[Mapping[str, Any]], recorded_at: datetime, fixed: Counter[str] | None = None
+    records: Iterable[Mapping[str, Any]],
+    recorded_at: datetime,
+    fixed: Counter[str] | None = None,
+    rejects: list[Reject] | None = None,
 ) -> pd.DataFrame:
     """Dict records -> DataFrame conformed to the EVENTS schema (UTC timestamps).
 
     Text is made storable first (NUL bytes and lone surrogates replaced, huge values cut,
     counted in `fixed`): a lone surrogate from a JSON escape cannot even enter a frame.
+    Collectors pass `rejects`: a record with a value that is mostly control or replacement
+    characters is set aside there, named by its `source_ref`, instead of stored as garbage.
     """
     fixed = Counter() if fixed is None else fixed
     rows = []
@@ -52,6 +62,10 @@ def events_frame(
         for column, cap in CAPS.items():
             if isinstance(row.get(column), str):
                 row[column] = clean_text(row[column], cap, fixed)
+        bad = next((c for c in CAPS if isinstance(row.get(c), str) and garbled(row[c])), None)
+        if bad is not None and rejects is not None:
+            rejects.append(Reject(str(row.get("source_ref")), GARBLED.format(column=bad)))
+            continue
         rows.append(row)
     df = pd.DataFrame.from_records(rows)
     if df.empty:
@@ -86,17 +100,48 @@ def empty_lists(n: int) -> pd.Series:
 
 
 def visible_entries(root: Path, pattern: str) -> list[Path]:
-    """Folder + glob -> every matching entry (files, folders, links), sorted, skipping hidden folders."""
-    return sorted(
-        p
-        for p in root.rglob(pattern)
-        if not any(part.startswith(".") for part in p.relative_to(root).parts)
-    )
+    """Folder + glob -> every matching entry (files, folders, links, broken ones too), sorted, skipping hidden folders."""
+    # Not Path.rglob: given a name without wildcards it tests it with exists(), which follows
+    # links, so a broken or looping link of that name vanished without a word. Walking the
+    # folders (links to folders are not entered, as rglob does not) and matching each name
+    # lists every entry; the readers then name the ones that are not files.
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [
+            Path(folder, name)
+            for name in (*dirs, *files)
+            if not name.startswith(".") and fnmatch.fnmatch(name, pattern)
+        ]
+    return sorted(found)
 
 
 def visible_files(root: Path, pattern: str) -> list[Path]:
     """Folder + glob -> matching regular files, sorted, skipping hidden folders (.trash, app state)."""
     return [p for p in visible_entries(root, pattern) if not_a_file(p) is None]
+
+
+def folder_files(root: Path, pattern: str, what: str) -> tuple[list[Path], list[Reject]]:
+    """Source folder + glob + what its files are -> the files to read, and a Reject per match that is not one.
+
+    A broken or looping link, a folder or a FIFO where a file is expected is named, never
+    skipped; a folder holding no readable file of its kind is a SourceError naming it and
+    what was expected (a source pointed at the wrong folder reads nothing every day).
+    """
+    files: list[Path] = []
+    odd: list[Reject] = []
+    for entry in visible_entries(root, pattern):
+        why = not_a_file(entry)
+        if why is None:
+            files.append(entry)
+        else:
+            odd.append(Reject(str(entry), f"{what} is {why}"))
+    if not files:
+        found = "; ".join(f"{Path(r.ref).name}: {r.reason}" for r in odd)
+        raise SourceError(
+            root, f"no {what} ({pattern}) in this folder" + (f" ({found})" if found else "")
+        )
+    return files, odd
 
 
 def not_a_file(path: Path) -> str | None:

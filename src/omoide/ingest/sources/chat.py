@@ -2,9 +2,19 @@
 
 Each line is `{"ts": ISO 8601 text or epoch seconds, "speaker": str, "text": str,
 "conversation": str}`; `ts` and a non-empty `text` are required, `speaker` and
-`conversation` are optional strings. The source path is a `.jsonl` file or a folder searched
-recursively for `*.jsonl` (hidden folders skipped). Every file is read and only messages
-whose `ts` lies in the window are kept.
+`conversation` are optional strings. An optional `role` string marks a program's line:
+"assistant", "bot" or "system" (omoide.core.kinds.BOT_ROLES) makes the speaker a bot, kept
+as its name with the "[bot]" mark (or "assistant" when unnamed), so the reflection never
+takes it for a person; any other role is the speaker's own line. The source path is a
+`.jsonl` file or a folder searched recursively for `*.jsonl` (hidden folders skipped).
+Every file is read and only messages whose `ts` lies in the window are kept. A folder with
+no `*.jsonl` file is a SourceError naming it; a broken or looping link, a folder or a FIFO
+of that name is a Reject naming it.
+
+Encoding: UTF-8, or UTF-16/32 with a BOM (see text_files). A file that is not text (an
+SQLite database, UTF-16 without a BOM) is a Reject naming it in a folder, a SourceError when
+it is the source itself; a message whose text is mostly control or replacement characters
+is a Reject.
 
 A timestamp written without a timezone is rejected ("timestamp without timezone") rather
 than guessed: the log's writer may have used any zone, and a wrong guess moves the message
@@ -26,16 +36,18 @@ from typing import Any
 
 from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
+from omoide.core.kinds import BOT_ROLES, bot_speaker
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.base import (
     Collected,
     Reject,
     events_frame,
+    folder_files,
     impossible,
     read_source,
-    visible_files,
 )
 from omoide.ingest.sources.chat_export import iso_time
+from omoide.ingest.sources.text_files import utf8_text
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +59,17 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     root = source.path
     if root is None or not root.exists():
         raise SourceError(root or source.name, "no such chat log file or folder")
-    files = [root]
-    if root.is_dir():
-        files = visible_files(root, "*.jsonl")
+    files, rejects = folder_files(root, "*.jsonl", "chat log") if root.is_dir() else ([root], [])
     records: list[dict[str, Any]] = []
-    rejects: list[Reject] = []
     for f in files:
-        recs, bad = chat_events(read_source(f), str(f), source.name, start, end, now)
+        try:
+            data = utf8_text(read_source(f), f)
+        except SourceError as exc:
+            if not root.is_dir():
+                raise
+            rejects.append(Reject(str(f), exc.reason))  # the folder's other logs are still read
+            continue
+        recs, bad = chat_events(data, str(f), source.name, start, end, now)
         records.extend(recs)
         rejects.extend(bad)
     unique = list({r["event_id"]: r for r in reversed(records)}.values())[::-1]
@@ -61,7 +77,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         log.info("chat: merged %d repeated message(s)", len(records) - len(unique))
     log.info("chat: %d file(s), %d event(s), %d rejected", len(files), len(unique), len(rejects))
     fixed: Counter[str] = Counter()
-    events = events_frame(unique, now, fixed)
+    events = events_frame(unique, now, fixed, rejects)
     return Collected(events, rejects, dict(fixed))
 
 
@@ -129,7 +145,8 @@ def chat_events(
             rejects.append(Reject(ref, "missing or empty 'text'"))
             continue
         speaker, conversation = msg.get("speaker"), msg.get("conversation")
-        wrong = [k for k in ("speaker", "conversation") if not isinstance(msg.get(k), str | None)]
+        fields = ("speaker", "conversation", "role")
+        wrong = [k for k in fields if not isinstance(msg.get(k), str | None)]
         if wrong:
             rejects.append(Reject(ref, f"'{wrong[0]}' is not a string"))
             continue
@@ -149,9 +166,16 @@ def chat_events(
                 "event_type": "chat",
                 "app": "chat",
                 "title": conversation,
-                "actor": speaker,
+                "actor": _actor(speaker, msg.get("role")),
                 "text": text,
                 "source_ref": ref,
             }
         )
     return records, rejects
+
+
+def _actor(speaker: str | None, role: str | None) -> str | None:
+    """A line's speaker + its optional role -> the event's actor (a bot's marked as one)."""
+    if isinstance(role, str) and role.strip().casefold() in BOT_ROLES:
+        return bot_speaker(speaker or "")
+    return speaker

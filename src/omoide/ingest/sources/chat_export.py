@@ -13,8 +13,16 @@ Reading: an export is read once per file and version (size, mtime) and kept for 
 windows a backfill asks for (a ChatGPT export can hold years in one file); each window
 then takes its messages by time. Message times are checked against `now` per window: one
 before 1990 or more than a day ahead is a Reject, as in the JSONL reader. A file that is
-not the export it should be (not UTF-8, not JSON, another shape) is one Reject naming the
-file, and the source's other files are still read; a missing path is a SourceError.
+not the export it should be (not text, another shape) is one Reject naming the file, and
+the source's other files are still read; a missing path, or a folder without any file of
+its kind, is a SourceError (a broken link or a folder of that name: a Reject naming it).
+
+Damage: UTF-16/32 files with a BOM are decoded (text_files); a file that is not text (a
+database, UTF-16 without a BOM) is one Reject naming it, a message whose text is mostly
+control or replacement characters a Reject naming the message. A JSON export that does not
+decode as a whole (a flipped byte, a cut-off file, bytes that are not UTF-8) is read
+conversation by conversation (Discord: message by message): each damaged one is a Reject
+naming its position, the rest land.
 """
 
 from __future__ import annotations
@@ -39,11 +47,13 @@ from omoide.ingest.sources.base import (
     Collected,
     Reject,
     events_frame,
+    folder_files,
     impossible,
     not_a_file,
     read_source,
-    visible_files,
 )
+from omoide.ingest.sources.json_salvage import salvaged_document
+from omoide.ingest.sources.text_files import utf8_text
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +83,7 @@ class Parsed:
 
 
 Parser = Callable[[bytes, str, Reading], Parsed]
+Listed = tuple[list[Path], list[Reject]]  # a source's files, and what is there but no file
 _KEPT: OrderedDict[tuple[Parser, str, tuple[int, int, int], Reading], Parsed] = OrderedDict()
 
 
@@ -93,12 +104,15 @@ def named_speaker(names: Sequence[str], user_name: str) -> str:
     return next((n for n in names if n), "?")
 
 
-def export_files(source: SourceConfig, pattern: str, what: str) -> list[Path]:
-    """Source + glob for folders + what it holds -> the files to read; SourceError when missing."""
+def export_files(source: SourceConfig, pattern: str, what: str) -> Listed:
+    """Source + glob for folders + what it holds -> the files to read and Rejects for matches that are no files.
+
+    SourceError when the path is missing, or is a folder without any such file.
+    """
     root = source.path
     if root is None or not root.exists():
         raise SourceError(root or source.name, f"no such {what} file or folder")
-    return visible_files(root, pattern) if root.is_dir() else [root]
+    return folder_files(root, pattern, what) if root.is_dir() else ([root], [])
 
 
 def load_json(data: bytes, path: str) -> Any | Reject:
@@ -113,12 +127,34 @@ def load_json(data: bytes, path: str) -> Any | Reject:
         return Reject(path, "invalid JSON: nested too deeply")
 
 
-def document(data: bytes, path: str, parsed: Parsed) -> Any | None:
-    """File bytes -> the decoded JSON document, or None with the reason added to parsed's rejects."""
-    doc = load_json(data, path)
-    if isinstance(doc, Reject):
-        parsed.rejects.append(doc)
+def document(
+    data: bytes, path: str, parsed: Parsed, items: str | None = None, label: str = "record"
+) -> Any | None:
+    """File bytes (+ where its records are) -> the decoded JSON document, or None with the reason added to parsed's rejects.
+
+    A document that does not decode (a flipped byte, a cut-off file, bytes that are not
+    UTF-8) is salvaged record by record (json_salvage): each damaged record is a Reject
+    named `path#<label>-<position>`, the others are read; only when its records cannot be
+    found is the file one Reject. `items` names the top-level key of the records' list
+    (None: the document is that list).
+    """
+    whole = load_json(data, path)
+    if not isinstance(whole, Reject):
+        return whole
+    salvaged = salvaged_document(data.decode("utf-8-sig", "replace"), items)
+    if salvaged is None:
+        parsed.rejects.append(whole)
         return None
+    doc, damaged = salvaged
+    parsed.rejects += [Reject(f"{path}#{label}-{i}", d.reason) for i, d in damaged]
+    log.warning(
+        "%s: %s; read %s by %s: %d damaged, rejected",
+        path,
+        whole.reason,
+        label,
+        label,
+        len(damaged),
+    )
     return doc
 
 
@@ -126,7 +162,7 @@ def conversations(
     data: bytes, path: str, parsed: Parsed, export: str
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """A conversations.json's bytes -> (index, conversation) of each; what is not one goes to rejects."""
-    doc = document(data, path, parsed)
+    doc = document(data, path, parsed, label="conversation")
     if doc is None:
         return
     if not isinstance(doc, list):
@@ -195,16 +231,17 @@ def message(
 def collect_export(
     kind: str,
     source: SourceConfig,
-    files: Sequence[Path],
+    listed: Listed,
     parse: Parser,
     start: datetime,
     end: datetime,
     now: datetime,
 ) -> Collected:
-    """Export files + their parser + UTC [start, end) + now -> chat events of the window and rejects."""
+    """Export files (+ entries that are no files) + their parser + UTC [start, end) + now -> chat events of the window and rejects."""
     read = reading(source)
+    files, odd = listed
     records: list[dict[str, Any]] = []
-    rejects: list[Reject] = []
+    rejects: list[Reject] = list(odd)
     skipped = 0
     for f in files:
         parsed = parsed_file(parse, f, read)
@@ -225,14 +262,15 @@ def collect_export(
         skipped,
     )
     fixed: Counter[str] = Counter()
-    return Collected(events_frame(unique, now, fixed), rejects, dict(fixed))
+    return Collected(events_frame(unique, now, fixed, rejects), rejects, dict(fixed))
 
 
 def parsed_file(parse: Parser, path: Path, read: Reading) -> Parsed:
     """Parser + export file + reading -> the file parsed, once per version of the file.
 
     The version is (inode, size, mtime): a changed export is read again. Only regular
-    files are opened (a FIFO would wait forever); SourceError naming the file otherwise.
+    files are opened (a FIFO would wait forever); SourceError naming the file otherwise. A
+    file that is not text (see text_files) is one Reject naming it.
     """
     why = not_a_file(path)
     if why is not None:
@@ -242,7 +280,13 @@ def parsed_file(parse: Parser, path: Path, read: Reading) -> Parsed:
     with _LOCK:
         kept = _KEPT.pop(key, None)
     if kept is None:
-        kept = parse(read_source(path), str(path), read)
+        data = read_source(path)
+        try:
+            data = utf8_text(data, path)
+        except SourceError as exc:
+            kept = Parsed(rejects=[Reject(str(path), exc.reason)])
+        else:
+            kept = parse(data, str(path), read)
         kept.records.sort(key=lambda r: r["ts"])
         kept.times = [r["ts"] for r in kept.records]
     with _LOCK:

@@ -20,10 +20,12 @@ Messages") keeps the channel's name alone.
 
 Speakers: the author's display name (`nickname`, else the account `name`); the user is
 the author whose `name` or `nickname` equals `user_name` (case-insensitive), written as
-`user_name` (see chat_export). `source_ref` is `path#<message id>`; the event id hashes
-the channel and message ids, so an edited message, exported again, replaces itself. A
-message with a bad time or the wrong shape is a Reject naming `path#<id>`; a file that is
-not such an export is one Reject naming the file; the rest is read.
+`user_name` (see chat_export). An author the export flags with `isBot` keeps its name with
+the "[bot]" mark (omoide.core.kinds.bot_speaker), so no bot is taken for a person.
+`source_ref` is `path#<message id>`; the event id hashes the channel and message ids, so
+an edited message, exported again, replaces itself. A message with a bad time or the
+wrong shape is a Reject naming `path#<id>`; a file that is not such an export is one
+Reject naming the file; the rest is read.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from omoide.core.kinds import bot_speaker
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.base import Collected, Reject
 from omoide.ingest.sources.chat_export import (
@@ -58,7 +61,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     """One channel's export bytes + reading -> its messages, and what it could not use."""
     parsed = Parsed()
-    doc = document(data, path, parsed)
+    doc = document(data, path, parsed, "messages", label="message")
     if doc is None:
         return parsed
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
@@ -119,6 +122,8 @@ def _read_message(
         return
     names = [_string(author.get("nickname")), _string(author.get("name"))]
     actor = named_speaker(names, read.user_name)
+    if author.get("isBot") is True:
+        actor = bot_speaker(actor)
     parsed.records.append(message(KIND, read, ts, title, actor, content, ref, (channel_id, msg_id)))
 
 

@@ -37,7 +37,8 @@ order by adding a microsecond per earlier message of that minute.
 Speakers: names as the export writes them; the one equal to `user_name` (case-insensitive)
 is written as `user_name` (see chat_export). `source_ref` is `path#Lnn` of the message's
 first line. The event id hashes the chat, time, speaker and text: exporting the chat again
-later gives the same ids for the same messages. A line that is not UTF-8, a message before
+later gives the same ids for the same messages. UTF-16/32 exports with a BOM are decoded
+(text_files). A line that is not UTF-8 or is mostly control characters, a message before
 any date line or with an impossible time of day, and a stray line before the first message
 become Rejects naming `path#Lnn`; a .txt file with neither a LINE header nor a date line is
 one Reject naming the file. The rest is read.
@@ -63,6 +64,7 @@ from omoide.ingest.sources.chat_export import (
     message,
     named_speaker,
 )
+from omoide.ingest.sources.text_files import NOT_TEXT_LINE, garbled
 
 KIND = "line"
 
@@ -146,16 +148,20 @@ def parse_talk(data: bytes, path: str, read: Reading) -> Parsed:
 
 
 def _lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
-    """File bytes -> its lines (no line ends), None for a line that is not UTF-8 (rejected)."""
+    """File bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected)."""
     out: list[str | None] = []
     offset = 0
     for n, raw in enumerate(data.split(b"\n"), start=1):
         try:
-            out.append(raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r"))
+            line = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r")
         except UnicodeDecodeError as exc:
             reason = f"invalid UTF-8 at byte offset {offset + exc.start}"
             parsed.rejects.append(Reject(f"{path}#L{n}", reason))
             out.append(None)
+        else:
+            if garbled(line):  # NUL or control bytes, not a line anyone wrote
+                parsed.rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
+            out.append(None if garbled(line) else line)
         offset += len(raw) + 1
     return out
 

@@ -6,7 +6,10 @@ local day for every offset above -11:00 up to +13:00 (all inhabited zones but UT
 Pago Pago, and +13:45/+14, e.g. Kiritimati): Kiritimati's day D+1 and Honolulu's day D
 are the very same UTC window, so no rule without the timezone can serve both. A folder is
 searched recursively for that file name (hidden folders such as `.trash` are skipped); a
-single-file source must itself be named so.
+single-file source must itself be named so. A folder, FIFO, broken or looping link of that
+name is a Reject naming it. A day without a note is normal, but a folder that holds no
+daily note at all (no `YYYY-MM-DD.md` anywhere) is a SourceError naming it: the source
+points at the wrong folder, or its notes are named another way.
 
 What becomes an event: each paragraph and each list item (nested items on their own) is a
 `note` event whose text is the Markdown source without the list marker; a fenced or
@@ -27,7 +30,11 @@ offsets from local midnight; times from 04:00 on are shifted by the day's DST ch
 (window length - 24 h), as zones switch in the small hours.
 
 Bytes are decoded line by line: a line that is not UTF-8 is a Reject (offset counted from the
-start of the file) and is read as blank, so the rest of the file is still collected.
+start of the file) and is read as blank, so the rest of the file is still collected. A
+UTF-16/32 note with a BOM (Notepad's "Unicode") is decoded; a note that is not text (an
+SQLite file, a block of NUL bytes, UTF-16 without a BOM) is one Reject naming the file, and a
+paragraph that is mostly control or replacement characters a Reject naming its line
+(see text_files): neither is stored.
 Event ids hash the file's relative path, the block's normalised text and its occurrence
 index among equal blocks, not its line: editing lines above keeps the ids of the rest.
 """
@@ -39,6 +46,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -56,6 +64,7 @@ from omoide.ingest.sources.base import (
     visible_entries,
     visible_files,
 )
+from omoide.ingest.sources.text_files import NOT_TEXT_LINE, garbled, utf8_text
 
 log = logging.getLogger(__name__)
 
@@ -114,34 +123,47 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     if root is None or not root.exists():
         raise SourceError(root or source.name, "no such notes file or folder")
     name = f"{note_day(start).isoformat()}.md"
-    unreadable: list[Reject] = []
+    rejects: list[Reject] = []
     if root.is_dir():
-        files = visible_files(root, name)
-        # A folder, FIFO or broken link where the day's note should be is named, not skipped.
-        for odd in visible_entries(root, name):
-            why = not_a_file(odd)
-            if why is not None:
-                unreadable.append(Reject(str(odd), f"the day's note is {why}"))
+        files = []
+        # A folder, FIFO, broken or looping link where the day's note should be is named.
+        for entry in visible_entries(root, name):
+            why = not_a_file(entry)
+            if why is None:
+                files.append(entry)
+            else:
+                rejects.append(Reject(str(entry), f"the day's note is {why}"))
+        if not files and not rejects and not _holds_daily_notes(root):
+            raise SourceError(root, "no daily note (YYYY-MM-DD.md) in this folder")
     elif not _DAY_FILE.fullmatch(root.name):
         raise SourceError(root, "a single-file notes source must be named YYYY-MM-DD.md")
     else:
         files = [root] if root.name == name else []
     records: list[dict[str, Any]] = []
-    rejects: list[Reject] = unreadable
     for f in files:
         data = read_source(f)
+        try:
+            data = utf8_text(data, f)
+        except SourceError as exc:
+            rejects.append(Reject(str(f), f"the day's note is {exc.reason}"))
+            continue
         rel = f.relative_to(root).as_posix() if root.is_dir() else f.name
         recs, bad = note_events(data, str(f), rel, source.name, start, end)
         records.extend(recs)
         rejects.extend(bad)
-    log.info("notes: %d file(s), %d event(s), %d rejected", len(files), len(records), len(rejects))
     fixed: Counter[str] = Counter()
-    events = events_frame(records, now, fixed)
+    events = events_frame(records, now, fixed, rejects)
+    log.info("notes: %d file(s), %d event(s), %d rejected", len(files), len(events), len(rejects))
     return Collected(events, rejects, dict(fixed))
 
 
+def _holds_daily_notes(root: Path) -> bool:
+    """Notes folder -> does it hold any entry named like a daily note (YYYY-MM-DD.md)?"""
+    return any(_DAY_FILE.fullmatch(p.name) for p in visible_entries(root, "*.md"))
+
+
 def decode_lines(data: bytes, path: str) -> tuple[list[str], list[Reject]]:
-    """File bytes -> text lines (undecodable ones blank) and a Reject per bad line.
+    """File bytes -> text lines (undecodable or garbled ones blank) and a Reject per bad line.
 
     Lines end at LF, CRLF or a lone CR (an old Mac file), as a Markdown reader sees them.
     """
@@ -153,12 +175,18 @@ def decode_lines(data: bytes, path: str) -> tuple[list[str], list[Reject]]:
     for n, raw in enumerate(data.splitlines(keepends=True), start=1):
         body = raw.rstrip(b"\r\n")
         try:
-            lines.append(body.decode("utf-8"))
+            line = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             lines.append("")
             rejects.append(
                 Reject(f"{path}#L{n}", f"invalid UTF-8 at byte offset {offset + exc.start}")
             )
+        else:
+            # A run of NUL or control bytes (a crash's tail) is no line of the user's; left
+            # in, Markdown would join it to the paragraph above and spoil that too.
+            lines.append("" if garbled(line) else line)
+            if garbled(line):
+                rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
         offset += len(raw)
     if not data or data.endswith((b"\n", b"\r")):
         lines.append("")  # the empty line after the last line break, as str.split gives

@@ -29,7 +29,15 @@ from omoide.core import schemas
 from omoide.core.errors import SourceError
 from omoide.core.row_ids import row_ids, stable_seeds
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected, Reject, categorical, constant, empty_lists
+from omoide.ingest.sources.base import (
+    GARBLED,
+    Collected,
+    Reject,
+    categorical,
+    constant,
+    empty_lists,
+)
+from omoide.ingest.sources.text_files import garbled_positions
 
 log = logging.getLogger(__name__)
 
@@ -259,11 +267,19 @@ def visit_events(
     empty = np.flatnonzero(pc.equal(urls, "").to_numpy(zero_copy_only=False))
     missing[:-1] |= np.isin(url_of_page, empty)
     no_url = missing[visits.page]
+    # A URL that is mostly control or replacement characters (a blob where text belongs) is
+    # no page: the visit is rejected. Such a title is dropped from a visit that keeps its URL.
+    junk = np.append(np.isin(url_of_page, garbled_positions(urls)), False)[visits.page] & ~no_url
     rejects = [Reject(ref, NO_URL) for ref in refs.filter(no_url).to_pylist()]
+    rejects += [Reject(ref, GARBLED.format(column="url")) for ref in refs.filter(junk).to_pylist()]
     rejects += [Reject(f"{db}#{table}.id={int(v)}", IMPOSSIBLE) for v in visits.impossible]
-    keep = np.flatnonzero(~no_url) if no_url.any() else slice(None)
+    dropped = no_url | junk
+    keep = np.flatnonzero(~dropped) if dropped.any() else slice(None)
     page = visits.page[keep]
     url, title = url_of_page[page], title_of_page[page]
+    bad_title = np.isin(title, garbled_positions(titles))
+    title = np.where(bad_title, -1, title)
+    fixed = {"garbled_title_dropped": int(bad_title.sum())} if bad_title.any() else {}
     raw_time, n = visits.raw_time[keep], len(page)
     log.info("%s: %d visits, %d rejected", source.name, n, len(rejects))
     if n == 0:
@@ -292,9 +308,9 @@ def visit_events(
             "confidence": None,
             "entities": empty_lists(n),
             "transition": transition[keep],
-            "source_ref": refs.filter(~no_url).to_pandas() if no_url.any() else refs.to_pandas(),
+            "source_ref": refs.filter(~dropped).to_pandas() if dropped.any() else refs.to_pandas(),
             "recorded_at": pd.Timestamp(now).tz_convert("UTC"),
         },
         index=index,
     )
-    return Collected(events=frame, rejects=rejects)
+    return Collected(events=frame, rejects=rejects, fixed=fixed)

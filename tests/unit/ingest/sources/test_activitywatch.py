@@ -88,8 +88,15 @@ def test_export_keeps_exactly_the_local_day() -> None:
     assert (out.events["recorded_at"] == pd.Timestamp(NOW)).all()
     code = out.events[out.events["app"] == "Code"].iloc[0]
     assert code["source_ref"] == f"{FIXTURE}#buckets[aw-watcher-window_laptop].events[7]"
+    # The id says what the event is (bucket, start, app, title, url), never how long it lasted.
     assert code["event_id"] == stable_id(
-        "activitywatch", "aw", "aw-watcher-window_laptop", "2026-11-20T08:15:30.250000+00:00"
+        "activitywatch",
+        "aw",
+        "aw-watcher-window_laptop",
+        "2026-11-20T08:15:30.250000+00:00",
+        "Code",
+        "activitywatch.py - omoide - Visual Studio Code",
+        None,
     )
 
 

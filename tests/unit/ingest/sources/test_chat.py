@@ -12,6 +12,7 @@ import pytest
 
 from omoide.core import schemas
 from omoide.core.days import day_bounds
+from omoide.core.errors import SourceError
 from omoide.core.ids import stable_id
 from omoide.ingest.sources.chat import collect, parse_ts
 from tests.conftest import FIXTURES as CONFTEST_FIXTURES
@@ -111,3 +112,57 @@ def test_ids_are_stable_across_reformatting_and_repeats_merge(tmp_path: Path) ->
 )
 def test_parse_ts(value: object, expected: object) -> None:
     assert parse_ts(value) == expected
+
+
+# --- encodings, binary files, folders (shared logic: text_files, base.folder_files) ---------
+
+
+def test_utf16_and_utf32_logs_with_a_bom_are_read(tmp_path: Path) -> None:
+    want = _rows(collect(_source(TEAM), START, END, NOW).events)
+    for codec in ("utf-16", "utf-32"):
+        log = tmp_path / codec / "team.jsonl"
+        log.parent.mkdir()
+        log.write_bytes(TEAM.read_text(encoding="utf-8").encode(codec))
+        out = collect(_source(log), START, END, NOW)
+        assert [r[:4] for r in _rows(out.events)] == [r[:4] for r in want]
+
+
+def test_a_database_in_a_chat_folder_is_named_and_the_other_logs_land(tmp_path: Path) -> None:
+    import sqlite3
+
+    shutil.copy(TEAM, tmp_path / "team.jsonl")
+    db = sqlite3.connect(tmp_path / "export.jsonl")
+    db.executescript("CREATE TABLE m(text TEXT); INSERT INTO m VALUES ('hi');")
+    db.commit()
+    db.close()
+    (tmp_path / "old.jsonl").symlink_to(tmp_path / "moved.jsonl")
+    out = collect(_source(tmp_path), START, END, NOW)
+    assert len(out.events) == len(collect(_source(TEAM), START, END, NOW).events)
+    whole_files = [(r.ref, r.reason) for r in out.rejects if "#" not in r.ref]
+    assert whole_files == [
+        (str(tmp_path / "old.jsonl"), "chat log is a broken link"),
+        (str(tmp_path / "export.jsonl"), "not text: an SQLite database"),
+    ]
+    # A single-file source that is not text fails as a whole, naming it.
+    with pytest.raises(SourceError, match="not text: an SQLite database"):
+        collect(_source(tmp_path / "export.jsonl"), START, END, NOW)
+
+
+def test_a_folder_without_any_chat_log_is_a_source_error(tmp_path: Path) -> None:
+    (tmp_path / "chat.json").write_text("[]")  # the wrong extension: not a JSONL log
+    with pytest.raises(SourceError, match=r"no chat log \(\*\.jsonl\) in this folder") as err:
+        collect(_source(tmp_path), START, END, NOW)
+    assert err.value.path == str(tmp_path)
+
+
+def test_a_garbled_message_is_rejected_not_stored(tmp_path: Path) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text(
+        '{"ts": "2026-11-20T10:00:00+01:00", "speaker": "Peter", "text": "\\u0000\\u0001\\u0002"}\n'
+        '{"ts": "2026-11-20T10:01:00+01:00", "speaker": "Peter", "text": "fine"}\n'
+    )
+    out = collect(_source(log), START, END, NOW)
+    assert list(out.events["text"]) == ["fine"]
+    assert [(r.ref, r.reason) for r in out.rejects] == [
+        (f"{log}#L1", "text is not text: mostly control or replacement characters")
+    ]

@@ -144,3 +144,79 @@ def test_omoide_backfill_reads_every_export_kind(tmp_path: Path) -> None:
     assert found.returncode == 0, found.stderr[-3000:]
     top = json.loads(found.stdout)[:3]
     assert any("旅館は東山のほう" in x["content"] and "talk_ja.txt#L" in x["source"] for x in top)
+
+
+# --- encodings, binary files, empty folders and damaged JSON (text_files, json_salvage) -----
+
+KINDS = [("line", LINE_JA), ("chatgpt", CHATGPT), ("claude", CLAUDE), ("discord", GUILD)]
+PATTERNS = {"line": "*.txt", "chatgpt": "conversations.json", "claude": "conversations.json"}
+
+
+def _texts(kind: str, path: Path) -> list[tuple[object, ...]]:
+    """An export -> its events' (time, actor, text) in order."""
+    events = collect(export_source(kind, path), START, END, NOW).events
+    return sorted(zip(events["ts"], events["actor"], events["text"], strict=True))
+
+
+@pytest.mark.parametrize(("kind", "path"), KINDS)
+def test_exports_in_utf16_or_utf32_with_a_bom_are_read(
+    kind: str, path: Path, tmp_path: Path
+) -> None:
+    want = _texts(kind, path)
+    assert want
+    for codec in ("utf-16", "utf-32"):
+        copy = tmp_path / codec / path.name
+        copy.parent.mkdir()
+        copy.write_bytes(path.read_text(encoding="utf-8").encode(codec))
+        assert _texts(kind, copy) == want
+
+
+@pytest.mark.parametrize(("kind", "path"), KINDS)
+def test_a_database_where_an_export_should_be_is_one_reject(
+    kind: str, path: Path, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    fake = tmp_path / path.name
+    db = sqlite3.connect(fake)
+    db.executescript("CREATE TABLE m(text TEXT); INSERT INTO m VALUES ('hi');")
+    db.commit()
+    db.close()
+    out = collect(export_source(kind, fake), START, END, NOW)
+    assert out.events.empty
+    assert [(r.ref, r.reason) for r in out.rejects] == [(str(fake), "not text: an SQLite database")]
+
+
+@pytest.mark.parametrize("kind", ["line", "chatgpt", "claude", "discord"])
+def test_a_folder_without_any_export_is_a_source_error(kind: str, tmp_path: Path) -> None:
+    (tmp_path / "readme.md").write_text("exports go here\n")
+    with pytest.raises(SourceError, match="in this folder") as err:
+        collect(export_source(kind, tmp_path), START, END, NOW)
+    assert err.value.path == str(tmp_path)
+    assert PATTERNS.get(kind, "*.json") in err.value.reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "marker", "lost"),
+    [
+        ("chatgpt", CHATGPT, "6740a1b2-0000-4000-8000-0000000000c2", "conversation-1"),
+        ("claude", CLAUDE, "0d9f1c2e-0000-4000-8000-00000000c002", "conversation-1"),
+        ("discord", GUILD, "1309000000000000003", "message-2"),
+    ],
+)
+def test_a_damaged_byte_costs_only_the_record_it_is_in(
+    kind: str, path: Path, marker: str, lost: str, tmp_path: Path
+) -> None:
+    raw = path.read_bytes()
+    at = raw.index(marker.encode()) + len(marker)  # just after the id: break its closing quote
+    damaged = tmp_path / path.name
+    damaged.write_bytes(raw[:at] + b"\x01" + raw[at + 1 :])
+    whole = collect(export_source(kind, path), START, END, NOW).events
+    out = collect(export_source(kind, damaged), START, END, NOW)
+    assert [
+        r.ref.rsplit("#", 1)[1] for r in out.rejects if r.reason.startswith("damaged JSON")
+    ] == [lost]
+    # Every other record lands (the day's ChatGPT and Claude messages are in the first
+    # conversation, so damage to the second costs none of them).
+    others = whole.loc[~whole["source_ref"].str.contains(marker), "event_id"]
+    assert set(out.events["event_id"]) == set(others) != set()

@@ -81,8 +81,9 @@ def test_chatgpt_damaged_messages_and_corrupt_exports_are_rejects(tmp_path: Path
     bad.write_bytes(CHATGPT.read_bytes()[:2000])  # a download cut short
     write_json(tmp_path / "other" / "conversations.json", {"conversations": []})
     out = collect(export_source("chatgpt", tmp_path), START, END, NOW)
-    assert [(r.ref, r.reason.split(" at line")[0]) for r in out.rejects] == [
-        (str(bad), "invalid JSON"),
+    # The cut-off export costs the conversation it cuts, named by its position.
+    assert [(r.ref, r.reason.split(" at ")[0]) for r in out.rejects] == [
+        (f"{bad}#conversation-0", "damaged JSON"),
         (
             f"{good}#b1d5a6c2-0000-4000-8000-000000000003",
             "'create_time': missing or non-numeric timestamp",

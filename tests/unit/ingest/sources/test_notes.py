@@ -174,9 +174,18 @@ def test_single_file_sources(tmp_path: Path) -> None:
 
 
 def test_day_without_a_note_is_empty(tmp_path: Path) -> None:
+    (tmp_path / "2026-11-18.md").write_text("- another day\n")
     out = collect(_source(tmp_path), START, END, NOW)
     assert out.events.empty and out.rejects == []
     assert list(out.events.columns) == schemas.EVENTS.names
+
+
+def test_folder_without_any_daily_note_is_named(tmp_path: Path) -> None:
+    # Notes named another way ("Friday.md") or the wrong folder: said, not read as nothing.
+    (tmp_path / "Friday.md").write_text("- a note\n")
+    with pytest.raises(SourceError, match=r"no daily note \(YYYY-MM-DD.md\) in this folder") as err:
+        collect(_source(tmp_path), START, END, NOW)
+    assert err.value.path == str(tmp_path)
 
 
 def test_retain_line_forms(tmp_path: Path) -> None:
@@ -221,3 +230,89 @@ def test_hidden_folders_like_obsidian_trash_are_skipped(tmp_path: Path) -> None:
     out = collect(_source(tmp_path), START, END, NOW)
     assert out.events["text"].tolist() == ["kept thought"]
     assert out.events["source_ref"].tolist() == [f"{tmp_path / 'daily' / '2026-11-20.md'}#L1"]
+
+
+# --- encodings, binary files and paths that are not files (shared logic: text_files) -------
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be-bom", "utf-32"])
+def test_utf16_and_utf32_notes_with_a_bom_read_as_utf8(tmp_path: Path, codec: str) -> None:
+    import codecs
+
+    text = NOTE.read_text(encoding="utf-8")
+    raw = (
+        codecs.BOM_UTF16_BE + text.encode("utf-16-be")
+        if codec == "utf-16-be-bom"
+        else text.encode(codec)
+    )
+    (tmp_path / "2026-11-20.md").write_bytes(raw)
+    (tmp_path / "plain").mkdir()
+    shutil.copy(NOTE, tmp_path / "plain" / "2026-11-20.md")
+    got = collect(_source(tmp_path / "2026-11-20.md"), START, END, NOW)
+    want = collect(_source(tmp_path / "plain" / "2026-11-20.md"), START, END, NOW)
+    assert [(r.ref.rsplit("#")[1], r.reason) for r in got.rejects] == [
+        (r.ref.rsplit("#")[1], r.reason) for r in want.rejects
+    ]
+    assert list(got.events["text"]) == list(want.events["text"])
+    assert "\ufffd" not in " ".join(got.events["text"])
+
+
+def test_a_database_where_the_note_should_be_is_one_reject(tmp_path: Path) -> None:
+    import sqlite3
+
+    note = tmp_path / "2026-11-20.md"
+    db = sqlite3.connect(note)
+    db.executescript("CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('tags');")
+    db.commit()
+    db.close()
+    out = collect(_source(tmp_path), START, END, NOW)
+    assert out.events.empty
+    assert [(r.ref, r.reason) for r in out.rejects] == [
+        (str(note), "the day's note is not text: an SQLite database")
+    ]
+
+
+def test_utf16_without_a_bom_is_refused_not_stored_as_garbage(tmp_path: Path) -> None:
+    note = tmp_path / "2026-11-20.md"
+    note.write_bytes(NOTE.read_text(encoding="utf-8").encode("utf-16-le"))
+    out = collect(_source(tmp_path), START, END, NOW)
+    assert out.events.empty
+    assert [r.ref for r in out.rejects] == [str(note)]
+    assert out.rejects[0].reason.startswith("the day's note is not text: ")
+
+
+def test_nul_blocks_are_rejected_by_line_and_the_text_before_them_kept(tmp_path: Path) -> None:
+    note = tmp_path / "2026-11-20.md"
+    note.write_bytes(b"- the trip to Kyoto\n" + bytes(4096))  # what a crash can leave
+    out = collect(_source(tmp_path), START, END, NOW)
+    assert list(out.events["text"]) == ["the trip to Kyoto"]
+    assert [(r.ref, r.reason) for r in out.rejects] == [
+        (f"{note}#L2", "not text: mostly control or replacement characters")
+    ]
+    only_nul = tmp_path / "nul" / "2026-11-20.md"
+    only_nul.parent.mkdir()
+    only_nul.write_bytes(bytes(300))
+    out = collect(_source(only_nul.parent), START, END, NOW)
+    assert out.events.empty and [r.ref for r in out.rejects] == [f"{only_nul}#L1"]
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop", "nested-dangling", "folder", "fifo"])
+def test_a_day_note_that_is_not_a_file_is_named(tmp_path: Path, kind: str) -> None:
+    import os
+
+    (tmp_path / "2026-11-19.md").write_text("- yesterday\n")
+    where = tmp_path / "Daily" if kind == "nested-dangling" else tmp_path
+    where.mkdir(exist_ok=True)
+    note = where / "2026-11-20.md"
+    if kind in ("dangling", "nested-dangling"):
+        note.symlink_to(where / "moved.md")
+    elif kind == "loop":
+        note.symlink_to(note)
+    elif kind == "folder":
+        note.mkdir()
+    else:
+        os.mkfifo(note)
+    out = collect(_source(tmp_path), START, END, NOW)
+    assert out.events.empty
+    assert [r.ref for r in out.rejects] == [str(note)]
+    assert out.rejects[0].reason.startswith("the day's note is ")
