@@ -14,10 +14,10 @@ from prefect.task_runners import TaskRunner
 
 from omoide.core import progress
 from omoide.core.days import days_between
-from omoide.core.errors import OmoideError
+from omoide.core.errors import Incomplete, NoSourcesError
 from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
-from omoide.flows.daily import daily, stage_day
+from omoide.flows.daily import DayIncomplete, daily, stage_day
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.store.day_marks import mark_completed
 from omoide.store.serial import LANCEDB_WRITES
@@ -30,8 +30,12 @@ from omoide.tasks.upkeep import index_upkeep
 REFLECT_EVERY = 30
 
 
-class BackfillIncomplete(OmoideError):
-    """Some days (or the closing reflection) of a backfill failed; the others completed."""
+# Reasons a failed backfill's one line names before it points at the table.
+SHOWN_REASONS = 3
+
+
+class BackfillIncomplete(Incomplete):
+    """Some days (or the closing reflection) of a backfill failed; the others completed (`partial`: every day's result)."""
 
 
 @flow(name="backfill", flow_run_name="backfill-{start}-{end}", log_prints=False)
@@ -51,6 +55,9 @@ def backfill(
     LanceDB in day order: the same rows as without Dask.
     """
     settings = get_settings()
+    if only is None and not settings.sources:
+        # `only` is a forget re-making its days from the lake, which needs no source.
+        raise NoSourcesError(settings.home)
     on_dask = settings.dask if dask is None else dask
     with writer_lock(
         settings.home,
@@ -144,10 +151,39 @@ def _run_days(
         "backfill %s..%s: %d days, %d failed", start, end, len(results), len(failed)
     )
     if failed:
-        problems.insert(0, f"{len(failed)} of {len(results)} days failed: {', '.join(failed)}")
+        problems.insert(0, failed_days(results))
     if problems:
-        raise BackfillIncomplete("; ".join(problems))
+        raise BackfillIncomplete("; ".join(problems), results)
     return results
+
+
+def failed_days(results: dict[str, dict[str, Any]]) -> str:
+    """Per-day results -> 'N of M days failed: DAYS (why); DAYS (why)', naming each failed source and its path."""
+    by_reason: dict[str, list[str]] = {}
+    for day, r in results.items():
+        if not r["ok"]:
+            by_reason.setdefault(day_failure(r), []).append(day)
+    shown = [f"{_days(days)} ({why})" for why, days in list(by_reason.items())[:SHOWN_REASONS]]
+    more = len(by_reason) - SHOWN_REASONS
+    if more > 0:
+        shown.append(f"{more} more reason(s) in the table")
+    n = sum(len(days) for days in by_reason.values())
+    return f"{n} of {len(results)} days failed: " + "; ".join(shown)
+
+
+def day_failure(result: dict[str, Any]) -> str:
+    """A failed day's result -> why: each failed source with its path, else the day's error."""
+    failed = result.get("failed_sources")
+    if failed:
+        return "; ".join(f"{name}: {why}" for name, why in failed.items())
+    return result["error"]
+
+
+def _days(days: list[str]) -> str:
+    """Days in order -> them listed, or the first, last and count when many."""
+    if len(days) <= 4:
+        return ", ".join(days)
+    return f"{days[0]}, …, {days[-1]} ({len(days)} days)"
 
 
 @task(
@@ -161,6 +197,16 @@ def backfill_day(day: date, force: bool, staged: bool = False) -> dict[str, Any]
     state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
     if state.is_completed():
         return {"ok": True, "summary": state.result()}
+    exc = state.result(raise_on_failure=False)
+    if isinstance(exc, DayIncomplete) and exc.partial is not None:
+        # The other sources landed: their figures, and which source failed with its path.
+        summary = exc.partial
+        return {
+            "ok": False,
+            "error": str(exc),
+            "failed_sources": summary["failed_sources"],
+            **_counts(summary),
+        }
     return {"ok": False, "error": state.message or state.name}
 
 

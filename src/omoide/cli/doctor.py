@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 import httpx
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from omoide.core.config_file import unknown_env
 from omoide.core.days import day_bounds, yesterday
-from omoide.core.errors import OmoideError
+from omoide.core.errors import NoSourcesError, OmoideError
 from omoide.core.settings import Settings, SourceConfig, get_settings
 
 if TYPE_CHECKING:
@@ -27,8 +30,18 @@ def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
     rows: list[Check] = [
         ("home", settings.home.exists(), str(settings.home)),
         ("timezone", True, settings.timezone),
-        ("sources", bool(settings.sources), f"{len(settings.sources)} configured"),
+        (
+            "sources",
+            bool(settings.sources),
+            f"{len(settings.sources)} configured"
+            if settings.sources
+            else str(NoSourcesError(settings.home)),
+        ),
     ]
+    stray = unknown_env(os.environ, Settings)
+    if stray:
+        # Left alone, not refused: the environment is shared with other tools and scripts.
+        rows.append(("environment", None, "not settings, ignored: " + ", ".join(stray)))
     day = yesterday(settings.timezone, now)
     spans: list[Span] = []
     for source in settings.sources:
@@ -162,7 +175,7 @@ def doctor_command() -> None:
     for name, ok, detail in checks(settings):
         ok_all &= ok is not False
         status = {True: "[green]ok[/]", False: "[red]problem[/]", None: "[yellow]n/a[/]"}[ok]
-        table.add_row(name, status, detail)
+        table.add_row(escape(name), status, escape(detail))
     out.print(table)
     if not ok_all:
         raise typer.Exit(1)

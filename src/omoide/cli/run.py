@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -12,12 +13,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
-from omoide.cli.runtime import deployment_environment, flow_modules, outcome, run_flow, writing
+from omoide.cli.runtime import (
+    deployment_environment,
+    flow_modules,
+    outcome,
+    partial_outcome,
+    run_flow,
+    writing,
+)
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day, yesterday
-from omoide.core.errors import OmoideError
+from omoide.core.errors import NoSourcesError, OmoideError
 from omoide.core.settings import get_settings
 
 out = Console()
@@ -37,6 +45,12 @@ def init() -> None:
         return
     profiles = browser_profiles()
     toml.write_text(starter_toml(profiles, _local_timezone()), encoding="utf-8")
+    if not profiles:
+        out.print(
+            f"Wrote {toml}; no browser profile found, so it lists no source yet: add a "
+            "[[sources]] table for each of yours (the file shows the kinds), then `omoide doctor`."
+        )
+        return
     out.print(
         f"Wrote {toml} with {len(profiles)} browser profile(s). Edit it, then `omoide doctor`."
     )
@@ -79,10 +93,17 @@ def run(
     """Run the daily flow for one day."""
     settings = get_settings()
     the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
+    if not settings.sources:
+        raise NoSourcesError(settings.home)
     with writing(settings, f"omoide run --day {the_day}"):
         daily_module, _, _ = flow_modules(settings.home, "run")
         state = run_flow(daily_module.daily, day=the_day, force=force)
-    _print_day(outcome(state, f"the daily run for {the_day}"))
+    # A day with a source that failed still shows what landed, that source's row saying why.
+    summary, error = partial_outcome(state, f"the daily run for {the_day}")
+    if summary is not None:
+        _print_day(summary)
+    if error is not None:
+        raise error
 
 
 def backfill(
@@ -118,6 +139,8 @@ def backfill(
     settings = get_settings()
     if (every_day and (start or end)) or (not every_day and not (start and end)):
         raise OmoideError("give either --start and --end, or --all")
+    if not settings.sources:
+        raise NoSourcesError(settings.home)
     if every_day:
         from omoide.ingest.span import backfill_range
 
@@ -152,27 +175,53 @@ def backfill(
                 )
             finally:
                 progress.install(None)
-    results = outcome(state, "the backfill")
+    # Failed days are listed with the rest (and why: the source and its path), then the error.
+    results, error = partial_outcome(state, "the backfill")
+    if results is None:
+        raise error or OmoideError("the backfill returned nothing")
     if as_json:
         print(json.dumps(results))
-        return
-    table = Table("day", "status", "events", "sessions", "memories", "facts", "quarantined")
+    else:
+        _print_days(results, backfill_module.day_failure)
+        settings_vault = settings.vault_dir / "memory"
+        out.print(f'digests in {settings_vault}; ask with `omoide recall "..."`')
+    if error is not None:
+        raise error
+
+
+def _print_days(results: dict, why: Callable[[dict], str]) -> None:
+    """Backfill results per day (+ how to tell a failed day's reason) -> a table on stdout."""
+    # Folded, not cut short: a failed day's status names the path of the source that failed.
+    table = Table(
+        "day",
+        Column("status", overflow="fold"),
+        "events",
+        "sessions",
+        "memories",
+        "facts",
+        "quarantined",
+    )
     for d, r in results.items():
+        if r["ok"]:
+            status = "unchanged" if r.get("skipped") else "ok"
+        else:
+            status = f"[red]failed[/]: {escape(why(r))}"
         table.add_row(
             d,
-            "unchanged" if r.get("skipped") else "ok",
-            *(str(r[c]) for c in ("events", "sessions", "memories", "facts", "quarantined")),
+            status,
+            *(
+                str(r.get(c, "-"))
+                for c in ("events", "sessions", "memories", "facts", "quarantined")
+            ),
         )
     out.print(table)
-    settings_vault = settings.vault_dir / "memory"
-    out.print(f'digests in {settings_vault}; ask with `omoide recall "..."`')
 
 
 def _print_day(summary: dict) -> None:
     """Daily summary -> a table on stdout."""
     table = Table(
         "source",
-        "status",
+        Column("status", overflow="fold"),
         "events",
         "added",
         "quarantined",
@@ -183,6 +232,8 @@ def _print_day(summary: dict) -> None:
         red = ", ".join(f"{k}={v}" for k, v in sorted(r["redactions"].items()) if v) or "-"
         status = "cached" if r.get("cached") else "collected"
         table.add_row(name, status, str(r["events"]), str(r["added"]), str(r["quarantined"]), red)
+    for name, why in summary.get("failed_sources", {}).items():
+        table.add_row(name, f"[red]failed[/]: {escape(why)}", "-", "-", "-", "-")
     out.print(table)
     s = summary["sessions"]
     out.print(f"{s['sessions']} sessions from {s['events']} activity events ({s['compression']}×)")
@@ -217,6 +268,13 @@ def reflect(
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
     settings = get_settings()
+    if not settings.sources:
+        err.print(
+            f"[yellow]omoide:[/] {escape(str(NoSourcesError(settings.home)))}; the daily runs "
+            "fail until then",
+            highlight=False,
+            soft_wrap=True,
+        )
     # Served runs start as subprocesses of this one with its environment and Prefect settings:
     # forced before Prefect is imported, so they share this home's Prefect home and cache even
     # when the shell named another PREFECT_HOME.

@@ -18,7 +18,7 @@ import httpx
 import yaml
 from rich.console import Console
 
-from omoide.core.errors import OmoideError
+from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.offline import OFFLINE_ENV, go_offline
 from omoide.core.settings import Settings
@@ -255,13 +255,24 @@ def quiesce(timeout_s: float = 30.0) -> None:
 
 def outcome(state: Any, what: str) -> Any:
     """A flow's final state + what it was -> its result, or OmoideError with the flow's own error."""
+    result, error = partial_outcome(state, what)
+    if error is not None:
+        raise error
+    return result
+
+
+def partial_outcome(state: Any, what: str) -> tuple[Any, OmoideError | None]:
+    """A flow's final state + what it was -> its result (or what a run that ended incomplete still
+    produced, else None), and the OmoideError with the flow's own error when it failed."""
     if state.is_completed():
-        return state.result()
+        return state.result(), None
     try:
         state.result()
     except Exception as exc:  # noqa: BLE001 - whatever failed the flow becomes its one line
-        raise OmoideError(str(exc) or f"{what} failed") from exc
-    raise OmoideError(state.message or f"{what} failed")
+        error = OmoideError(str(exc) or f"{what} failed")
+        error.__cause__ = exc
+        return (exc.partial if isinstance(exc, Incomplete) else None), error
+    return None, OmoideError(state.message or f"{what} failed")
 
 
 @contextmanager

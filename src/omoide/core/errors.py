@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
@@ -11,6 +12,41 @@ class OmoideError(Exception):
 
 class ConfigError(OmoideError):
     """Settings or omoide.toml are invalid."""
+
+
+class NoSourcesError(ConfigError):
+    """The home lists no sources: a run would collect nothing and call the day done."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        toml = home / "omoide.toml"
+        if toml.exists():
+            how = (
+                f" in {toml}: add a [[sources]] table with its kind and path, e.g. kind = "
+                '"notes" and path = "/path/to/notes" (`omoide init` writes one per browser '
+                "profile it finds, in a home without omoide.toml)"
+            )
+        else:
+            how = (
+                f": {home} has no omoide.toml; run `omoide init` to write one listing the browser "
+                "profiles it finds, or write its [[sources]] tables (kind and path) yourself"
+            )
+        super().__init__(f"no sources configured{how}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.home,))
+
+
+class Incomplete(OmoideError):
+    """A run that finished with some parts failed; `partial` is what it still produced."""
+
+    def __init__(self, message: str, partial: Any = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled with its partial result (Prefect may persist a failed run's exception).
+        return (type(self), (str(self), self.partial))
 
 
 class SourceError(OmoideError):

@@ -11,9 +11,9 @@ from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
+from omoide.core.config_file import toml_source
 from omoide.core.days import zone
 from omoide.core.errors import ConfigError
 from omoide.core.kinds import CHAT_EXPORT_KINDS, OWN_SPEAKER
@@ -36,9 +36,10 @@ class SourceConfig(BaseModel):
     path: Path | None = None
     url: str | None = None
     name: str = ""
-    # Chat exports only (CHAT_EXPORT_KINDS), filled from the top level by Settings: the zone
-    # of the local times a LINE export writes (a table may set its own, e.g. for an export
-    # made while travelling) and the user's name, which tells their own messages.
+    # Chat exports (CHAT_EXPORT_KINDS) and ActivityWatch, filled from the top level by Settings:
+    # the zone of the local times a LINE export (or an AW timestamp without offset) writes (a
+    # table may set its own, e.g. for an export made while travelling) and, chat exports
+    # only, the user's name, which tells their own messages.
     timezone: str | None = Field(None, exclude_if=_unset)
     user_name: str | None = Field(None, exclude_if=_unset)
 
@@ -168,6 +169,8 @@ class Settings(BaseSettings):
             if s.kind in CHAT_EXPORT_KINDS:
                 s.timezone = s.timezone or self.timezone
                 s.user_name = self.user_name
+            elif s.kind == "activitywatch":  # its times without an offset are local times
+                s.timezone = s.timezone or self.timezone
         names = [s.name for s in self.sources]
         if len(set(names)) != len(names):
             raise ValueError(f"source names must be unique, got {names}")
@@ -182,11 +185,15 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Priority: explicit arguments > OMOIDE_* env > OMOIDE_HOME/omoide.toml > defaults."""
+        """Priority: explicit arguments > OMOIDE_* env > OMOIDE_HOME/omoide.toml > defaults.
+
+        omoide.toml is read strictly (a syntax error or an unknown key is a ConfigError naming
+        it); an OMOIDE_* variable that names no setting is left alone (`omoide doctor` lists it).
+        """
         explicit = getattr(init_settings, "init_kwargs", {}).get("home")
         home = Path(explicit).expanduser().resolve() if explicit else home_from_env()
         toml = home / "omoide.toml"
-        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls, toml_file=toml))
+        return (init_settings, env_settings, toml_source(settings_cls, toml))
 
     @property
     def me(self) -> tuple[str, ...]:

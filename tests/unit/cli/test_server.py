@@ -114,6 +114,7 @@ def test_an_api_url_the_user_set_wins(omoide_home: Path, environ: None):
 def test_a_loopback_api_url_that_does_not_answer_is_one_clear_line(
     omoide_home: Path, refused_host: str
 ):
+    (omoide_home / "omoide.toml").write_text('[[sources]]\nkind = "notes"\npath = "notes"\n')
     r = run_cli(
         "run", "--day", "2026-11-20", home=omoide_home, PREFECT_API_URL=f"{refused_host}/api"
     )
