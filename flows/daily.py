@@ -8,11 +8,12 @@ from typing import Any
 
 from prefect import Task, flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
+from prefect.context import FlowRunContext
 from prefect.runtime import flow_run
 
 from omoide.core.days import yesterday
-from omoide.core.errors import OmoideError
-from omoide.core.settings import Settings, get_settings
+from omoide.core.errors import Incomplete, NoSourcesError
+from omoide.core.settings import Settings, SourceConfig, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.flows.reflect import reflect_failure, reflect_steps
 from omoide.store.serial import LANCEDB_WRITES
@@ -24,8 +25,8 @@ from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
 
 
-class DayIncomplete(OmoideError):
-    """Some sources or reflection steps of a day failed; the rest still ran."""
+class DayIncomplete(Incomplete):
+    """Some sources or reflection steps of a day failed; the rest still ran (`partial`: the day's summary)."""
 
 
 def daily_run_name() -> str:
@@ -54,6 +55,9 @@ def daily(
     does not run them again.
     """
     settings = get_settings()
+    if not settings.sources and not _nested():
+        # A day of a backfill leaves this to the backfill: a forget re-makes days from the lake.
+        raise NoSourcesError(settings.home)
     with writer_lock(
         settings.home,
         "daily flow",
@@ -92,7 +96,11 @@ def _run_day(
         name: {**r, "cached": True, "added": 0, "updated": 0} if cached else {**r, "cached": False}
         for name, r in ingested["sources"].items()
     }
-    failures = [f"{name}: {why}" for name, why in ingested["failures"].items()]
+    by_name = {s.name: s for s in settings.sources}
+    failed = {
+        name: _naming_source(by_name.get(name), why) for name, why in ingested["failures"].items()
+    }
+    failures = [f"{name}: {why}" for name, why in failed.items()]
     sessions = sessionize_day.with_options(refresh_cache=force_staged or None)(**sess_args)
     if not Path(sessions["path"]).exists():
         sessions = sessionize_day.with_options(refresh_cache=True)(**sess_args)
@@ -127,6 +135,7 @@ def _run_day(
         "reflect": reflected,
         "repaired": repaired,
         "failures": failures,
+        "failed_sources": failed,
         # What this run asked of the models (a result served from cache asked nothing).
         "work": {
             "llm_calls": 0 if digest_cached else digest["llm_calls"],
@@ -144,8 +153,23 @@ def _run_day(
     if reflected is not None and reflected["failed"]:
         problems.append(reflect_failure(day.isoformat(), reflected))
     if problems:
-        raise DayIncomplete("; ".join(problems))
+        raise DayIncomplete("; ".join(problems), summary)
     return summary
+
+
+def _nested() -> bool:
+    """-> whether this daily run is a day of another flow's run (a backfill), not one on its own."""
+    context = FlowRunContext.get()
+    run = context.flow_run if context is not None else None
+    return run is not None and run.parent_task_run_id is not None
+
+
+def _naming_source(source: SourceConfig | None, why: str) -> str:
+    """A failed source + why -> the reason, led by the source's path (or URL) when it does not name it."""
+    where = None if source is None else source.path or source.url
+    if where is None or str(where) in why:
+        return why
+    return f"{where}: {why}"
 
 
 @task(
@@ -199,6 +223,7 @@ def stage_args(
         llm=choose_llm(settings.llm),
         now=now,
         me=settings.me,
+        gap_s=sess_args["gap_s"],  # a chat memory's context stops at the same silence
     )
     return common, sess_args, sum_args
 

@@ -17,7 +17,7 @@ from omoide.core.settings import LLMSettings
 from omoide.ingest.sanitize import pii_residue
 from omoide.llm import cached_ollama
 from omoide.memory.day_rows import day_memories, digest_id, session_lines
-from omoide.memory.records import day_records
+from omoide.memory.records import SITTING_GAP_S, day_records
 from omoide.memory.summarize import summarize_day
 from omoide.memory.summarize_prompts import PROMPT_VERSION
 from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
@@ -26,8 +26,8 @@ from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
 # -2: entity links on records, CJK digest terms; -3: memory types; -4: typed `## Retain`
-# lines with block ids in the vault
-SUMMARIZE_VERSION = f"{__version__}-4"
+# lines with block ids in the vault; -5: a chat memory's context never crosses a sitting
+SUMMARIZE_VERSION = f"{__version__}-5"
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -47,6 +47,7 @@ def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> 
         partition_digest(lake, "events", day),
         partition_digest(lake, "sessions", day),
         *parameters.get("me", ()),
+        str(parameters.get("gap_s", SITTING_GAP_S)),
     )
 
 
@@ -67,8 +68,9 @@ def summarize_and_write(
     llm: LLMSettings | None,
     now: datetime,
     me: tuple[str, ...] = (OWN_SPEAKER,),
+    gap_s: float = SITTING_GAP_S,
 ) -> dict[str, Any]:
-    """Lake day (+ Ollama settings, or None for the embedded digest; the user's names) -> vault file + lake facts."""
+    """Lake day (+ Ollama settings, or None for the embedded digest; the user's names; the sitting gap) -> vault file + lake facts."""
     events, sessions = read_events(lake_dir, day), read_sessions(lake_dir, day)
     model = (
         None if llm is None else cached_ollama(llm, cache_dir, PROMPT_VERSION, gate=llm_gate(llm))
@@ -77,7 +79,7 @@ def summarize_and_write(
     budget = (llm or LLMSettings()).chunk_tokens
     summary = summarize_day(events, sessions, day, tz, model, budget)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
-    records = day_records(events, sessions, day, tz, now)
+    records = day_records(events, sessions, day, tz, now, gap_s)
     rows = day_memories(records, summary, written.path, written.lines, home, tz, now, me)
     start, end = day_bounds(day, tz)
     check = quality.validate(

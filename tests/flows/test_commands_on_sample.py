@@ -65,11 +65,15 @@ def test_chat_jsonl_holds_the_users_own_words_as_the_assistant(
     for example in examples:
         roles = [m["role"] for m in example["messages"]]
         assert roles[0] == "system" and roles[-1] == "assistant"
-        assert set(roles[1:]) <= {"user", "assistant"}
+        # Every example has a turn before the person's first words, and the roles alternate.
+        assert roles[1:] == ["user", "assistant"] * (len(roles) // 2)
         if example["messages"][1]["content"].startswith("Write your notes for"):
             assert roles == ["system", "user", "assistant"] and example["messages"][2]["content"]
             continue
-        for message in example["messages"][1:]:
+        turns = example["messages"][1:]
+        if turns[0]["content"].startswith("A chat "):  # the user opened the sitting
+            turns = turns[1:]
+        for message in turns:
             said = own if message["role"] == "assistant" else others
             assert all(line in said for line in message["content"].split("\n")), message
             replies += message["role"] == "assistant"
@@ -151,6 +155,24 @@ def test_no_result_list_cites_a_record_twice(sample_two_days: Path) -> None:
         assert len(sources) == len(set(sources)), question
 
 
+def test_no_chat_line_comes_twice_and_no_window_spans_two_sittings(sample_two_days: Path) -> None:
+    found = _asked(sample_two_days, "what did I talk about with Peter")
+    cited = [ref for hit in found for ref in hit["source_refs"]]
+    assert len(cited) == len(set(cited))
+    shown = [" ".join(x.split()) for hit in found for x in hit["content"].splitlines()]
+    assert len(shown) == len(set(shown))
+    chats = pd.concat(
+        pd.read_parquet(p) for p in (sample_two_days / "lake/events").rglob("chat.parquet")
+    )
+    at = {f"{c.actor}: {c.text}": c.ts for c in chats.itertuples(index=False)}
+    windows = [hit for hit in found if hit["kind"] == "chat"]
+    assert len(windows) >= 3  # Thursday evening's exchange and Friday's two sittings
+    for hit in windows:
+        times = [at[x] for x in hit["content"].splitlines()]
+        gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
+        assert all(0 < g <= 300 for g in gaps), hit
+
+
 def test_recall_shows_and_filters_how_each_memory_is_known(sample_two_days: Path) -> None:
     found = _asked(sample_two_days, "Peter flat sync bug", "--k", "20")
     assert {hit["memory_type"] for hit in found} <= {"direct", "heard", "inferred"}
@@ -224,3 +246,42 @@ def test_the_vault_and_entity_pages_keep_what_was_true(sample_two_days: Path) ->
     r = run_cli("recall", "Peter team", "--json", "--no-rehearse", home=sample_two_days)
     peter = json.loads(r.stdout)
     assert _first(peter, "platform team") < _first(peter, "payments team")
+
+
+def test_the_profile_is_the_persons_and_every_place_shows_one_bond(sample_two_days: Path) -> None:
+    """No bot, place or project among the relationships, no search engine or code host among the
+    interests, and Peter's bond the same in `entity`, `profile`, both pages and the MCP tools."""
+    from tests.unit.agents.test_mcp import text_of, with_client
+
+    r = run_cli("profile", "--json", home=sample_two_days)
+    assert r.returncode == 0, r.stderr[-2000:]
+    report = json.loads(r.stdout)
+    assert [x["name"] for x in report["relationships"]] == ["Peter", "Mina"]
+    interests = {w["name"].casefold() for w in report["profile"]["core_interests"]}
+    assert interests and not interests & {"duckduckgo.com", "github.com", "google.com"}
+    assert not interests & {"assistant", "peter", "mina"}
+    peter = report["relationships"][0]
+    bond, kind = peter["bond_strength"], peter["relationship_type"]
+    shown = f"bond {bond:.2f}"
+    r = run_cli("entity", "Peter", "--json", home=sample_two_days)
+    assert json.loads(r.stdout)["relationship"]["bond_strength"] == bond
+    for name in ("assistant", "Kyoto", "warelay"):
+        r = run_cli("entity", name, "--json", home=sample_two_days)
+        assert r.returncode == 0 and json.loads(r.stdout)["relationship"] is None, name
+    said = " ".join(run_cli("entity", "Peter", home=sample_two_days).stdout.split())
+    assert f"Relationship: {kind} ({shown}," in said
+    listed = " ".join(run_cli("profile", home=sample_two_days).stdout.split())
+    assert f"Peter: {kind} ({shown}," in listed and "assistant:" not in listed
+    page = (sample_two_days / "vault/bank/entities/peter.md").read_text("utf-8")
+    assert f"Relationship: {kind} ({shown}," in page
+    profile_page = (sample_two_days / "vault/bank/profile.md").read_text("utf-8")
+    assert f"- [[peter|Peter]]: {kind} ({shown}," in profile_page
+
+    async def ask(client):  # type: ignore[no-untyped-def]
+        entity = await client.call_tool("entity", {"name": "@Peter"})
+        profile = await client.call_tool("profile", {})
+        return json.loads(text_of(entity)), json.loads(text_of(profile))
+
+    entity, profile = with_client(sample_two_days, ask)
+    assert entity["relationship"]["bond_strength"] == bond
+    assert profile["relationships"][0]["bond_strength"] == bond

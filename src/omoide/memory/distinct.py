@@ -1,28 +1,36 @@
-"""Ranked candidates -> the results to show: no citation twice, overlapping windows as one, within a token budget.
+"""Ranked candidates -> the results to show: no record cited twice, no line shown twice, within a token budget.
 
-A chat memory carries its neighbours as context, so the windows of three adjacent messages
-share most of their lines and one exchange could fill three of ten results. Walking the
-candidates best first, a candidate is
+A chat memory carries its neighbours in the sitting as context, so the windows of nearby
+messages share lines, and a day's digest quotes the notes and messages it was made from.
+Walking the candidates best first, a candidate is
 
-- dropped when a result already cites its record (`source`);
-- folded into the first result of the same day it overlaps — more than half of its lines
-  already shown there (so a chat window's own message is among them: windows are a message
-  and one neighbour each side), or nearly the same words (Jaccard ≥ 0.8, a note and its copy) — whose
-  `source_refs` then
-  also cite its record: the result shows that line already, and the slot goes to something
-  new (what maximal marginal relevance does with embeddings, done here with the shown text).
-  The same words on another day are another event ("dinner at the ramen place" twice), and
-  stay a result of their own;
-- otherwise taken, while it fits the token budget (a result too long for what is left is
-  skipped, not the end: later ones may fit; the first one is always taken).
+- dropped when a result already cites its record (`source`, or any `source_refs` of the
+  results taken so far: a digest cites the notes and messages it quotes);
+- folded into a result of the same day that shows it already, whose `source_refs` then
+  also cite its record, and the slot goes to something new: a memory of one record with
+  more than half of its lines shown that day (a chat window is a message and one neighbour
+  each side, so its own message is among them; it folds into the result showing most of
+  them), or nearly the same words as one result (Jaccard ≥ 0.8, a note and its copy);
+- otherwise taken without the lines a result of the same day shows already (the neighbour
+  a window shares with the one above, a digest's highlight quoting a note above), citing
+  only the records no result above cites. It is taken while it fits the token budget (a
+  result too long for what is left is skipped, not the end: later ones may fit; the first
+  one is always taken, whole), and dropped when no line is left.
+
+So no record is cited by two results of a list and no line is shown twice on one day. The
+same words on another day are another event ("dinner at the ramen place" twice), and stay
+a result of their own. Trimming, not joining overlapping windows into one stretch, is
+measured in docs/memory-and-recall.md ("No record cited twice"): at equal words it finds more.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from omoide.core.tokens import count_tokens
+from omoide.memory.overlap import Line, Seen, lines
 
 LINE_OVERLAP = 0.5
 NEAR_DUPLICATE = 0.8
@@ -31,21 +39,24 @@ _WORD = re.compile(r"\w+")
 
 @dataclass
 class Shown:
-    """A taken result: its candidate index, the records it cites, and the text it shows."""
+    """A taken result: its candidate index, the records it cites, and the lines it shows."""
 
     index: int
     day: str
     refs: list[str]
-    lines: frozenset[str]
+    lines: list[Line]
     words: frozenset[str]
     folded: list[int] = field(default_factory=list)
+    seen: Seen = field(default_factory=Seen)
 
+    def __post_init__(self) -> None:
+        """Remember the lines shown."""
+        self.seen.add(x.key for x in self.lines)
 
-def _lines(content: str) -> frozenset[str]:
-    """Content -> its non-empty lines, whitespace-normalised and case-folded."""
-    return frozenset(
-        " ".join(line.split()).casefold() for line in content.splitlines() if line.strip()
-    )
+    @property
+    def content(self) -> str:
+        """The text shown: its lines, each once."""
+        return "\n".join(x.text for x in self.lines)
 
 
 def _words(content: str) -> frozenset[str]:
@@ -53,12 +64,59 @@ def _words(content: str) -> frozenset[str]:
     return frozenset(_WORD.findall(content.casefold()))
 
 
-def _overlaps(lines: frozenset[str], words: frozenset[str], shown: Shown) -> bool:
-    """A candidate's lines and words + a taken result -> True when the result already shows it."""
-    if lines and len(lines & shown.lines) > LINE_OVERLAP * len(lines):
-        return True
-    union = words | shown.words
-    return bool(union) and len(words & shown.words) >= NEAR_DUPLICATE * len(union)
+def _home(
+    mine: list[Line], words: frozenset[str], same_day: list[Shown], one_record: bool
+) -> Shown | None:
+    """A candidate's lines and words (+ whether it cites one record) + the day's results -> the result it repeats, or None.
+
+    A memory of one record with more than half of its lines shown on that day (a chat
+    window's own message among them: windows are a message and one neighbour each side):
+    the result showing most of them. A digest or a session cites many records, and folding
+    would cite the ones whose lines are not shown: it is trimmed instead. Otherwise nearly
+    the same words as one result (a note and its copy): that one.
+    """
+    held = [sum(s.seen.holds(x.key) for x in mine) for s in same_day]
+    shown = sum(any(s.seen.holds(x.key) for s in same_day) for x in mine)
+    if one_record and mine and shown > LINE_OVERLAP * len(mine):
+        return same_day[held.index(max(held))]
+    for s in same_day:
+        union = words | s.words
+        if union and len(words & s.words) >= NEAR_DUPLICATE * len(union):
+            return s
+    return None
+
+
+class _Walk:
+    """The results taken so far, what they cite, and the token budget they use."""
+
+    def __init__(self, token_budget: int | None) -> None:
+        """Token budget (None: none) -> an empty walk."""
+        self.taken: list[Shown] = []
+        self.cited: set[str] = set()
+        self.budget = token_budget
+        self.used = 0
+
+    def fits(self, shown: Sequence[Line]) -> tuple[bool, int]:
+        """Lines to show -> whether they fit what is left of the budget, and their token count."""
+        if self.budget is None:
+            return True, 0
+        n = count_tokens("\n".join(x.text for x in shown))
+        return not self.taken or self.used + n <= self.budget, n
+
+    def take(self, shown: Shown, source: str, refs: Sequence[str], n: int) -> None:
+        """A new result + its record and refs + its tokens -> taken, citing what no result above cites."""
+        shown.refs = [r for r in dict.fromkeys(refs) if r not in self.cited]
+        self.taken.append(shown)
+        self.cited.update(refs)
+        self.cited.add(source)
+        self.used += n
+
+    def fold(self, home: Shown, i: int, source: str, refs: Sequence[str]) -> None:
+        """A candidate a result already shows -> that result cites it too."""
+        home.refs.extend(r for r in dict.fromkeys(refs) if r not in self.cited)
+        home.folded.append(i)
+        self.cited.update(refs)
+        self.cited.add(source)
 
 
 def distinct(
@@ -71,26 +129,23 @@ def distinct(
     token_budget: int | None,
 ) -> list[Shown]:
     """Candidate indices best first + their texts, citations, records and days -> up to k distinct results."""
-    taken: list[Shown] = []
-    cited: set[str] = set()
-    used = 0
+    walk = _Walk(token_budget)
     for i in order:
-        if len(taken) == k:
+        if len(walk.taken) == k:
             break
-        if sources[i] in cited:
+        if sources[i] in walk.cited:
             continue
-        lines, words = _lines(contents[i]), _words(contents[i])
-        home = next((s for s in taken if s.day == days[i] and _overlaps(lines, words, s)), None)
+        day = days[i]
+        mine, words = lines(contents[i]), _words(contents[i])
+        same_day = [s for s in walk.taken if s.day == day]
+        home = _home(mine, words, same_day, len(set(refs[i]) - {sources[i]}) <= 1)
         if home is not None:
-            new = [r for r in refs[i] if r not in home.refs]
-            home.refs.extend(new)
-            home.folded.append(i)
-            cited.add(sources[i])
+            walk.fold(home, i, sources[i], refs[i])
             continue
-        n = count_tokens(contents[i]) if token_budget is not None else 0
-        if token_budget is not None and taken and used + n > token_budget:
+        mine = [x for x in mine if not any(s.seen.holds(x.key) for s in same_day)]
+        if not mine:  # a digest whose every line a result shows: nothing left to show
             continue
-        taken.append(Shown(i, days[i], list(refs[i]), lines, words))
-        cited.add(sources[i])
-        used += n
-    return taken
+        ok, n = walk.fits(mine)
+        if ok:
+            walk.take(Shown(i, day, [], mine, words), sources[i], refs[i], n)
+    return walk.taken

@@ -490,6 +490,7 @@ def recall(
         row.update(
             ts=row["ts"].astimezone(UTC).isoformat(),
             entities=row["entities"] or [],
+            content=pick.content,  # without the lines a result above shows already
             source_refs=pick.refs,
             **_validity_fields(validity.get(row["memory_id"]), now),
         )

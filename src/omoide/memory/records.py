@@ -3,8 +3,11 @@
 Three kinds, each keeping the refs of what it was made from:
 - `note`: one per note paragraph or bullet, cited at its `path#Lnn`;
 - `chat`: one per message, its content carrying the previous and next message of the
-  same conversation as context (a reply like "yes, Friday" means nothing alone), while
-  its refs name only the message itself: the context is there to be found by, not cited;
+  same conversation *and sitting* as context (a reply like "yes, Friday" means nothing
+  alone), while its refs name only the message itself: the context is there to be found
+  by, not cited. A sitting ends where the conversation falls silent for longer than the
+  session gap (`session_gap_s`, the rule sessionize keeps a chat session by), so a window
+  never joins last night's goodbye to this morning's hello;
 - `session`: one per browsing/app session, a line of what was open and for how long.
   Chat sessions are left out: their messages are already records of their own.
 `## Retain` lines are not records but facts; see `facts.retained_facts`.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import math
 from datetime import date, datetime
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,6 +28,8 @@ from omoide.core.kinds import ASSISTANT_CHAT_KINDS
 
 COLLECTOR = "collector"
 CHAT_CONTEXT = 1  # messages on each side of a chat message kept as its context
+# Settings.session_gap_s by default; the daily flow passes the configured gap.
+SITTING_GAP_S = 300.0
 
 
 def _frame(rows: list[dict[str, object]], day: date, now: datetime) -> pd.DataFrame:
@@ -61,32 +67,47 @@ def _note_content(heading: object, text: object) -> str:
     return f"{heading}: {body}" if isinstance(heading, str) and heading else body
 
 
-def chat_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame:
-    """Events -> one `chat` record per message with its neighbours as context."""
+def sittings(ts: pd.Series, gap_s: float) -> np.ndarray:
+    """One conversation's message times, in order -> a sitting number per message (a new one after a silence longer than gap_s)."""
+    silence = ts.diff().dt.total_seconds().to_numpy()
+    return np.cumsum(silence > gap_s)
+
+
+def chat_records(
+    events: pd.DataFrame, day: date, now: datetime, gap_s: float = SITTING_GAP_S
+) -> pd.DataFrame:
+    """Events (+ the sitting gap) -> one `chat` record per message with its neighbours in the sitting as context."""
     chat = events[events["event_type"] == "chat"].sort_values(["title", "ts", "event_id"])
     rows: list[dict[str, object]] = []
     for _, conv in chat.groupby("title", dropna=False, sort=False):
-        msgs = list(conv.itertuples(index=False))
-        for i, m in enumerate(msgs):
-            lo, hi = max(0, i - CHAT_CONTEXT), min(len(msgs), i + CHAT_CONTEXT + 1)
-            lines = [f"{o.actor or '?'}: {o.text}" for o in msgs[lo:hi]]
-            rows.append(
-                {
-                    "memory_id": stable_id("memory", "chat", m.event_id),
-                    "ts": m.ts,
-                    "kind": "chat",
-                    "entities": _partners(getattr(m, "source", None), m.title),
-                    "content": "\n".join(lines),
-                    "confidence": 1.0,
-                    "importance": 0.4,
-                    "source": m.source_ref,
-                    "source_refs": [m.source_ref],
-                    "backend": COLLECTOR,
-                    # the speaker, until memory_types keeps it only for someone else's words
-                    "heard_from": m.actor if isinstance(m.actor, str) else None,
-                }
-            )
+        for _, sitting in conv.groupby(sittings(conv["ts"], gap_s), sort=False):
+            rows.extend(_windows(list(sitting.itertuples(index=False))))
     return _frame(rows, day, now)
+
+
+def _windows(msgs: list[Any]) -> list[dict[str, object]]:
+    """A sitting's messages in order -> one record dict per message, its neighbours as context."""
+    rows: list[dict[str, object]] = []
+    for i, m in enumerate(msgs):
+        lo, hi = max(0, i - CHAT_CONTEXT), min(len(msgs), i + CHAT_CONTEXT + 1)
+        lines = [f"{o.actor or '?'}: {o.text}" for o in msgs[lo:hi]]
+        rows.append(
+            {
+                "memory_id": stable_id("memory", "chat", m.event_id),
+                "ts": m.ts,
+                "kind": "chat",
+                "entities": _partners(getattr(m, "source", None), m.title),
+                "content": "\n".join(lines),
+                "confidence": 1.0,
+                "importance": 0.4,
+                "source": m.source_ref,
+                "source_refs": [m.source_ref],
+                "backend": COLLECTOR,
+                # the speaker, until memory_types keeps it only for someone else's words
+                "heard_from": m.actor if isinstance(m.actor, str) else None,
+            }
+        )
+    return rows
 
 
 def _partners(source: object, title: object) -> list[str]:
@@ -144,12 +165,17 @@ def session_records(sessions: pd.DataFrame, day: date, tz: str, now: datetime) -
 
 
 def day_records(
-    events: pd.DataFrame, sessions: pd.DataFrame, day: date, tz: str, now: datetime
+    events: pd.DataFrame,
+    sessions: pd.DataFrame,
+    day: date,
+    tz: str,
+    now: datetime,
+    gap_s: float = SITTING_GAP_S,
 ) -> pd.DataFrame:
-    """A day's events and sessions -> all its fine-grained records (notes, chat, sessions)."""
+    """A day's events and sessions (+ the sitting gap) -> all its fine-grained records (notes, chat, sessions)."""
     parts = [
         note_records(events, day, now),
-        chat_records(events, day, now),
+        chat_records(events, day, now, gap_s),
         session_records(sessions, day, tz, now),
     ]
     parts = [p for p in parts if len(p)]
