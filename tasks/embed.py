@@ -17,6 +17,7 @@ from omoide.embed import get_embedder
 from omoide.memory.reindex import open_for_embedding
 from omoide.store.lake import partition_digest, read_facts
 from omoide.store.memories import day_rows, replace_day
+from omoide.store.profile_table import drop_missing_evidence
 from omoide.tasks.artifacts import publish_quality
 
 EMBED_VERSION = f"{__version__}-1"
@@ -65,6 +66,9 @@ def embed_day(
     embedder = get_embedder(embed, llm_host)
     table, rebuilt = open_for_embedding(db_dir, lake_dir, embedder, now)
     stats = replace_day(table, day.isoformat(), rows, embedder, now, maintain=maintain)
+    if stats.deleted:
+        # A re-made day's rows under new ids (a collector's id changed): analyses cite what is.
+        drop_missing_evidence(db_dir)
     stored = day_rows(table, day.isoformat())
     vectors = np.asarray(stored["vector"].tolist(), dtype=np.float32).reshape(len(stored), -1)
     check = quality.validate(

@@ -8,13 +8,10 @@ quote them. Each function returns how many it removed, for the receipt.
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
-
-import pyarrow as pa
 
 from omoide.core import schemas
 from omoide.core.files import write_parquet_atomic, write_text_atomic
@@ -28,7 +25,7 @@ from omoide.store.day_marks import mark_path
 from omoide.store.lake import part_path, partition, read_facts, read_part, stage_days
 from omoide.store.memories import sql_list
 from omoide.store.opinions_table import open_opinions
-from omoide.store.profile_table import open_profile_history, read_analysis_rows
+from omoide.store.profile_table import drop_evidence
 
 LOG_REMOVED = "[omoide forget: a line about something forgotten was removed]"
 
@@ -132,26 +129,7 @@ def purge_opinions(db_dir: Path, ids: set[str], matcher: Matcher) -> int:
 
 def purge_profile_evidence(db_dir: Path, ids: set[str]) -> int:
     """LanceDB folder + forgotten memory ids -> those ids taken out of every Big Five analysis' evidence; how many."""
-    if not ids or not (db_dir / "profile_history.lance").exists():
-        return 0
-    table = open_profile_history(db_dir)
-    changed, removed = [], 0
-    for row in read_analysis_rows(table):
-        evidence = [i for i in row["evidence"] or [] if i not in ids]
-        traits = {
-            trait: [i for i in cited if i not in ids]
-            for trait, cited in json.loads(row["trait_evidence"] or "{}").items()
-        }
-        if len(evidence) == len(row["evidence"] or []):
-            continue
-        removed += len(row["evidence"] or []) - len(evidence)
-        changed.append(
-            {**row, "evidence": evidence, "trait_evidence": json.dumps(traits, sort_keys=True)}
-        )
-    if changed:
-        table.delete(f"analysis_id IN ({sql_list([r['analysis_id'] for r in changed])})")
-        table.add(pa.Table.from_pylist(changed, schema=table.schema))
-    return removed
+    return drop_evidence(db_dir, ids.__contains__) if ids else 0
 
 
 def purge_quarantine(q_dir: Path, selection: Selection) -> int:

@@ -9,7 +9,9 @@ averages them.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,8 @@ import pyarrow as pa
 
 from omoide.core.schemas import PROFILE_HISTORY
 from omoide.store.connect import connect_db
-from omoide.store.memories import sql_str
+from omoide.store.memories import TABLE as MEMORIES
+from omoide.store.memories import sql_list, sql_str
 
 log = logging.getLogger(__name__)
 
@@ -46,3 +49,41 @@ def read_analysis_rows(table: lancedb.table.Table) -> list[dict[str, Any]]:
     rows = table.to_arrow().to_pylist()
     rows.sort(key=lambda r: (r["analyzed_at"], r["analysis_id"]))
     return rows
+
+
+def drop_evidence(db_dir: Path, gone: Callable[[str], bool]) -> int:
+    """LanceDB folder + which memory ids are gone -> those ids taken out of every analysis' evidence; how many.
+
+    An analysis is history and keeps its scores; it cites only memories that exist (a
+    forgotten one, or a row a re-made day no longer has).
+    """
+    if not (db_dir / f"{TABLE}.lance").exists():
+        return 0
+    table = open_profile_history(db_dir)
+    changed, removed = [], 0
+    for row in read_analysis_rows(table):
+        evidence = [i for i in row["evidence"] or [] if not gone(i)]
+        if len(evidence) == len(row["evidence"] or []):
+            continue
+        traits = {
+            trait: [i for i in cited if not gone(i)]
+            for trait, cited in json.loads(row["trait_evidence"] or "{}").items()
+        }
+        removed += len(row["evidence"] or []) - len(evidence)
+        changed.append(
+            {**row, "evidence": evidence, "trait_evidence": json.dumps(traits, sort_keys=True)}
+        )
+    if changed:
+        table.delete(f"analysis_id IN ({sql_list([r['analysis_id'] for r in changed])})")
+        table.add(pa.Table.from_pylist(changed, schema=table.schema))
+        log.info("profile_history: %d cited memory id(s) no longer exist, dropped", removed)
+    return removed
+
+
+def drop_missing_evidence(db_dir: Path) -> int:
+    """LanceDB folder -> evidence ids of memories the table no longer holds taken out of every analysis; how many."""
+    if not (db_dir / f"{TABLE}.lance").exists() or not (db_dir / f"{MEMORIES}.lance").exists():
+        return 0
+    memories = connect_db(db_dir).open_table(MEMORIES)
+    known = set(memories.search().select(["memory_id"]).to_arrow()["memory_id"].to_pylist())
+    return drop_evidence(db_dir, lambda i: i not in known)

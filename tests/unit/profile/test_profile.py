@@ -240,3 +240,21 @@ def test_build_profile_on_no_memories(empty):
     assert (
         profile.key_memories == [] and profile.core_interests == [] and profile.data_quality == 0.0
     )
+
+
+def test_an_analysis_cites_only_memories_that_exist_after_a_day_is_made_again(
+    tmp_path: Path,
+) -> None:
+    from omoide.store.profile_table import drop_missing_evidence
+    from tests.fakes import FakeEmbedder, memory_row, stored_memories
+
+    db = tmp_path / "db"
+    rows = [memory_row(m, "kept", now=NOW) for m in ("m1", "m2")]
+    stored_memories(db, FakeEmbedder(), NOW, *rows)
+    table = open_profile_history(db)
+    record_analysis(table, analysis("offline", 0, 0.5, evidence=["m1", "m2", "gone"]))
+    # A re-made day's rows came back under new ids: the analysis keeps its scores, cites what is.
+    assert drop_missing_evidence(db) == 1
+    (kept,) = load_analyses(open_profile_history(db))
+    assert kept.evidence == ["m1", "m2"] and kept.scores.openness == 0.5
+    assert drop_missing_evidence(db) == 0
