@@ -1,10 +1,10 @@
 """The embedded digest: a deterministic, model-free summary of a day for when no LLM is reachable.
 
 What it rests on:
-- time per activity: the day's activity sessions summed by domain, or by app for apps that
-  are not browsers (a browser's window sessions repeat what its visits already say);
-- the timeline: first and last activity, number of sessions, and the active time as the
-  union of session intervals (sources overlap: a browser visit is also a focused window);
+- time per activity and the time at the computer, by ActivityWatch's arithmetic
+  (`omoide.memory.active_time`: window time not AFK, a browser's focused time split into the
+  sites its web events show; browser-history visits carry no duration and add nothing);
+- the timeline: first and last activity and the number of sessions;
 - highlights: an extractive ranking (centroid method, Radev et al. 2004): every note
   paragraph, chat message and session title is a candidate; each is a TF-IDF vector over
   the day's candidates, the day's centroid weights session titles by the minutes spent on
@@ -26,11 +26,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-import numpy as np
 import pandas as pd
 
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS
+from omoide.memory.active_time import Spent, active_time, time_by_activity
 from omoide.memory.day_summary import DaySummary, Highlight
 from omoide.memory.records import activity_sessions
 from omoide.memory.terms import terms, word_count
@@ -40,7 +41,6 @@ N_HIGHLIGHTS = 6
 N_ACTIVITIES = 6
 QUOTA = {"note": 3, "chat": 1, "session": 2}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
-_BROWSER = re.compile(r"chrom|firefox|edge|brave|safari|vivaldi|opera", re.IGNORECASE)
 _BROWSER_SUFFIX = re.compile(
     r"\s[-—–]\s(?:Google Chrome|Chromium|Mozilla Firefox|Firefox|Microsoft.? Edge|Brave|Safari)$"
 )
@@ -52,33 +52,6 @@ class _Candidate:
     text: str
     refs: tuple[str, ...]
     weight: float  # how much it pulls the centroid (minutes for sessions, 1 otherwise)
-
-
-def time_by_activity(sessions: pd.DataFrame, top: int = N_ACTIVITIES) -> list[tuple[str, float]]:
-    """Sessions -> [(domain or app, seconds)] for the activities the day spent most time on."""
-    act = activity_sessions(sessions)
-    has_domain = act["domain"].notna() & (act["domain"] != "")
-    browser_window = ~has_domain & act["app"].fillna("").str.contains(_BROWSER)
-    act = act[~browser_window]
-    if act.empty:
-        return []
-    where = act["domain"].where(has_domain[act.index], act["app"]).fillna("?")
-    totals = act.groupby(where)["duration_s"].sum().sort_values(ascending=False, kind="stable")
-    return [(str(k), float(v)) for k, v in totals.head(top).items()]
-
-
-def active_seconds(sessions: pd.DataFrame) -> float:
-    """Sessions -> seconds covered by at least one session (overlaps counted once)."""
-    if sessions.empty:
-        return 0.0
-    order = sessions.sort_values("start")
-    start = order["start"].astype("int64").to_numpy() / 1e6
-    end = order["end"].astype("int64").to_numpy() / 1e6
-    reach = np.maximum.accumulate(end)
-    # A new block starts where a session begins after everything before it has ended.
-    new = np.r_[True, start[1:] > reach[:-1]]
-    last = np.maximum.reduceat(end, np.flatnonzero(new))
-    return float((last - start[new]).sum())
 
 
 def _candidates(events: pd.DataFrame, sessions: pd.DataFrame) -> list[_Candidate]:
@@ -172,21 +145,28 @@ def _mentioned(events: pd.DataFrame) -> list[str]:
 
 
 def embedded_digest(
-    events: pd.DataFrame, sessions: pd.DataFrame, day_name: str, tz: str
+    events: pd.DataFrame,
+    sessions: pd.DataFrame,
+    day_name: str,
+    tz: str,
+    bounds: tuple[datetime, datetime],
 ) -> DaySummary:
-    """A day's sanitized events and sessions -> an extractive DaySummary, no model involved."""
+    """A day's sanitized events and sessions + its UTC bounds -> an extractive DaySummary, no model involved."""
     act = activity_sessions(sessions)
-    spent = time_by_activity(sessions)
+    spent = time_by_activity(events, N_ACTIVITIES, *bounds)
     top = rank_highlights(_candidates(events, sessions))
     parts = [f"{day_name}."]
+    at = active_time(events, *bounds)
+    if at.basis != "none":
+        parts.append(f"{_duration(at.seconds)} {_at_computer(at)}.")
     if len(act):
         first = pd.Timestamp(act["start"].min()).tz_convert(tz).strftime("%H:%M")
         last = pd.Timestamp(act["end"].max()).tz_convert(tz).strftime("%H:%M")
-        total = active_seconds(act)
-        parts.append(
-            f"About {_duration(total)} of recorded activity in {len(act)} sessions "
-            f"between {first} and {last}."
-        )
+        parts.append(f"{len(act)} activity sessions between {first} and {last}.")
+        if at.basis == "none":
+            parts.append(
+                "No ActivityWatch data: time spent is not known (history visits carry no duration)."
+            )
     if spent:
         named = [f"{name} ({_duration(secs)})" for name, secs in spent[:3]]
         parts.append("Most time went to " + _join(named) + ".")
@@ -208,6 +188,13 @@ def embedded_digest(
         time_by_activity=spent,
         refs=refs,
     )
+
+
+def _at_computer(at: Spent) -> str:
+    """Active time -> what it measures, said plainly."""
+    if at.note:
+        return "at the computer (ActivityWatch window time; no AFK data)"
+    return "at the computer (ActivityWatch, not AFK)"
 
 
 def _join(parts: Sequence[str]) -> str:

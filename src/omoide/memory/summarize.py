@@ -18,12 +18,14 @@ from datetime import date
 
 import pandas as pd
 
+from omoide.core.days import day_bounds
 from omoide.core.tokens import count_tokens
 from omoide.llm.base import LLM
 from omoide.llm.cache import CachedLLM
+from omoide.memory.active_time import time_by_activity
 from omoide.memory.chunks import chunks, day_items, day_label, refs_of
 from omoide.memory.day_summary import DaySummary, Fact, Highlight, fact_id, retained_facts
-from omoide.memory.extractive_digest import embedded_digest, time_by_activity
+from omoide.memory.extractive_digest import N_ACTIVITIES, embedded_digest
 from omoide.memory.grounding import instruction, ungrounded
 from omoide.memory.summarize_prompts import (
     SYSTEM,
@@ -48,12 +50,15 @@ def summarize_day(
     llm: LLM | None,
     chunk_tokens: int = 1500,
 ) -> DaySummary:
-    """Events + sessions of a day (+ an LLM or None) -> its DaySummary with facts."""
+    """Events + sessions of a day (+ an LLM or None) -> its DaySummary with facts and time per activity."""
     retained = retained_facts(events)
+    bounds = day_bounds(day, tz)
     if llm is None:
-        out = embedded_digest(events, sessions, day_label(day), tz)
+        out = embedded_digest(events, sessions, day_label(day), tz, bounds)
     else:
         out = _llm_digest(events, sessions, day, tz, llm, chunk_tokens)
+        # The same arithmetic as the embedded digest: the model does not count time.
+        out.time_by_activity = time_by_activity(events, N_ACTIVITIES, *bounds)
         if isinstance(llm, CachedLLM):
             out.llm_calls, out.cached_calls = llm.calls, llm.hits
     out.day = day.isoformat()
@@ -104,7 +109,6 @@ def _llm_digest(
         model=llm.model,
         summary=summary,
         highlights=[Highlight(h) for h in grounded],
-        time_by_activity=time_by_activity(sessions),
         facts=facts,
         refs=refs,
         ungrounded=dropped,

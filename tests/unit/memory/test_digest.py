@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
-from omoide.memory.extractive_digest import DIGEST_MODEL, active_seconds, time_by_activity
+from omoide.core import schemas
+from omoide.memory.extractive_digest import DIGEST_MODEL
 from omoide.memory.summarize import summarize_day
 
 from .conftest import DAY, TZ
@@ -22,26 +24,63 @@ def test_embedded_digest_is_deterministic_and_says_who_wrote_it(events, sessions
     assert a.llm_calls == 0
 
 
-def test_time_goes_to_domains_and_non_browser_apps_not_browser_windows(sessions):
-    spent = dict(time_by_activity(sessions))
-    assert spent["github.com"] == 45 * 60
-    assert spent["Code"] == 30 * 60
-    # The browser's own window session repeats what its visits say: not counted twice.
-    assert "Google-chrome" not in spent
-    assert list(spent)[0] == "github.com"
+def _aw(kind: str, start: str, minutes: float, app: str, title: str, url: str | None = None):
+    """One ActivityWatch event of the lake."""
+    at = pd.Timestamp(start)
+    return {
+        "event_id": f"aw-{kind}-{start}",
+        "ts": at,
+        "duration_s": minutes * 60.0,
+        "source": "activitywatch",
+        "source_name": "aw",
+        "event_type": kind,
+        "app": app,
+        "title": title,
+        "url": url,
+        "source_ref": f"aw.json#{kind}@{start}",
+        "recorded_at": at,
+    }
 
 
-def test_active_time_counts_overlaps_once(sessions):
-    # 08:30-09:15, 09:20-09:25, 12:00-12:20, 13:00-13:40 (two overlapping 30-min sessions)
-    assert active_seconds(sessions) == (45 + 5 + 20 + 40) * 60
+@pytest.fixture
+def watched(events) -> pd.DataFrame:
+    """The day's events with ActivityWatch's: at the computer 08:00-14:00 UTC but 11:00-11:30."""
+    gh = "https://github.com/kumo-labs/warelay/pull/409"
+    rows = [
+        _aw("afk", "2026-11-20T08:00Z", 180, "afk", "not-afk"),
+        _aw("afk", "2026-11-20T11:00Z", 30, "afk", "afk"),
+        _aw("afk", "2026-11-20T11:30Z", 150, "afk", "not-afk"),
+        _aw("window", "2026-11-20T08:30Z", 60, "Google-chrome", "PR #409 - Google Chrome"),
+        _aw("web", "2026-11-20T08:30Z", 45, "Google Chrome", "PR #409", gh),
+        _aw("window", "2026-11-20T10:30Z", 60, "Code", "sync.py - warelay"),  # half AFK
+    ]
+    aw = schemas.conform(pd.DataFrame(rows), schemas.EVENTS)
+    return pd.concat([events, aw], ignore_index=True)
 
 
-def test_summary_names_time_span_top_activity_and_people(events, sessions):
-    s = summarize_day(events, sessions, DAY, TZ, None)
+def test_time_is_activitywatchs_sites_apps_and_browser_rest(watched, sessions):
+    s = summarize_day(watched, sessions, DAY, TZ, None)
+    assert s.time_by_activity == [
+        ("github.com", 45 * 60.0),
+        ("Code", 30 * 60.0),
+        ("Google-chrome", 15 * 60.0),
+    ]
+
+
+def test_summary_says_time_at_the_computer_span_top_activity_and_people(watched, sessions):
+    s = summarize_day(watched, sessions, DAY, TZ, None)
     assert "Friday 2026-11-20" in s.summary
+    assert "5.5 h at the computer (ActivityWatch, not AFK)" in s.summary
     assert "09:30" in s.summary and "14:40" in s.summary  # local (CET) span of activity
-    assert "github.com (45 min)" in s.summary
+    assert "Most time went to github.com (45 min), Code (30 min)" in s.summary
     assert "Mina" in s.summary and "Peter" in s.summary
+
+
+def test_history_visits_alone_give_no_time_and_the_summary_says_so(events, sessions):
+    s = summarize_day(events, sessions, DAY, TZ, None)
+    assert s.time_by_activity == []
+    assert "No ActivityWatch data: time spent is not known" in s.summary
+    assert "Most time went to" not in s.summary and "at the computer" not in s.summary
 
 
 def test_highlights_favour_the_users_notes_and_cite_them(events, sessions):
@@ -71,8 +110,6 @@ def test_retained_lines_enter_as_facts_as_written(events, sessions):
 
 
 def test_empty_day_still_has_a_digest():
-    from omoide.core import schemas
-
     empty = summarize_day(
         schemas.empty(schemas.EVENTS), schemas.empty(schemas.SESSIONS), DAY, TZ, None
     )
@@ -86,3 +123,14 @@ def test_an_ai_conversations_title_is_not_someone_mentioned(events, sessions):
     s = summarize_day(pd.concat([events, chat], ignore_index=True), sessions, DAY, TZ, None)
     assert "Python date parsing" not in s.summary
     assert "Mina" in s.summary  # a messenger conversation's partner still is
+
+
+def test_with_a_model_the_time_is_the_same_arithmetic(watched, sessions):
+    from .test_map_reduce import summarizer
+
+    with_model = summarize_day(watched, sessions, DAY, TZ, summarizer(), chunk_tokens=2000)
+    assert with_model.backend == "ollama"
+    assert (
+        with_model.time_by_activity
+        == summarize_day(watched, sessions, DAY, TZ, None).time_by_activity
+    )
