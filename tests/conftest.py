@@ -116,7 +116,11 @@ def sample_two_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # Modules that share `sample_two_days`: one group, so one worker builds it once.
-SAMPLE_HOME_MODULES = ("tests/unit/agents/test_mcp.py", "tests/flows/test_commands_on_sample.py")
+SAMPLE_HOME_MODULES = (
+    "tests/unit/agents/test_mcp.py",
+    "tests/flows/test_commands_on_sample.py",
+    "tests/unit/memory/test_active_time.py",
+)
 # The longest modules, longest first (seconds on a quiet 2-core run of 2026-11-26). xdist hands
 # out groups in collection order, so these start first and the short tests fill in around
 # them; collected in folder order, the backfill bench and forget started late and made the

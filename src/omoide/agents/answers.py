@@ -8,6 +8,8 @@ and a reader never needs the home's writer lock.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -15,20 +17,27 @@ from typing import Any
 
 import lancedb
 
+from omoide.answer.ask import LOOKUP_K, ask
+from omoide.answer.cite import shown as shown_ref
+from omoide.answer.recent import recent_activity
+from omoide.core.days import reference_time
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import FACT_KINDS
 from omoide.core.settings import Settings
 from omoide.embed import get_embedder
 from omoide.embed.base import Embedder
 from omoide.memory.associate import around
-from omoide.memory.recall import Asked, recall_asked
+from omoide.memory.recall import Asked, Recalled, recall_asked
 from omoide.profile.report import profile_parts, profile_report
 from omoide.reflect.entity_report import entity_report_from_store
 from omoide.store.entities_table import open_entities
 from omoide.store.memories import day_rows, open_memories
 from omoide.store.validity_table import load_validity
 from omoide.vault.daily import memory_path
+from omoide.vault.page_reader import page_sections
 
+DAY_CHARS = 16_000  # the `day` tool's answer at most, in JSON characters
+SHOWN_CHARS = 600  # a memory's content as the `day` tool shows it
 # Columns of a stored memory an agent is shown (no vector, no bookkeeping).
 _SHOWN = ["memory_id", "kind", "ts", "entities", "content", "source", "confidence", "importance"]
 
@@ -78,8 +87,12 @@ def recall_answer(
     return [r.to_json() for r in found]
 
 
-def day_answer(memory: OpenMemory, day: str) -> dict[str, Any]:
-    """Local day (YYYY-MM-DD) -> its digest, sessions and retained facts, each with its citation."""
+def day_answer(memory: OpenMemory, day: str, detail: bool = False) -> dict[str, Any]:
+    """Local day (YYYY-MM-DD) (+ detail: its sessions too) -> its summary, highlights, time, facts, notes and chats, cited, at most DAY_CHARS of JSON.
+
+    A day holds hundreds of sessions (86 KB of JSON on the sample's Friday): more than an
+    agent's context should spend on one answer. What does not fit is counted in `omitted`.
+    """
     try:
         wanted = date.fromisoformat(day).isoformat()
     except ValueError:
@@ -88,16 +101,76 @@ def day_answer(memory: OpenMemory, day: str) -> dict[str, Any]:
     shown = rows[[c for c in _SHOWN if c in rows.columns]].copy()
     shown["ts"] = shown["ts"].map(lambda t: t.isoformat())
     shown["entities"] = shown["entities"].map(list)
+    shown["content"] = shown["content"].map(_short)
     records = shown.to_dict("records")
     page = memory_path(memory.settings.vault_dir, wanted)
-    return {
+    sections = page_sections(page)
+    rel = shown_ref(str(page), memory.settings.home)
+    answer: dict[str, Any] = {
         "day": wanted,
+        "page": rel if page.exists() else None,
+        **{
+            key: [{"text": ln.text, "source": f"{rel}#L{ln.line}"} for ln in sections.get(name, [])]
+            for key, name in (
+                ("summary", "Summary"),
+                ("highlights", "Highlights"),
+                ("time", "Time"),
+            )
+        },
         "digest": [r for r in records if r["kind"] == "digest"],
         "facts": [r for r in records if r["kind"] in FACT_KINDS],
-        "sessions": [r for r in records if r["kind"] == "session"],
         "notes_and_chats": [r for r in records if r["kind"] in ("note", "chat")],
-        "page": str(page) if page.exists() else None,
     }
+    if detail:
+        answer["sessions"] = [r for r in records if r["kind"] == "session"]
+    return _fitted(answer, ("sessions", "notes_and_chats", "facts"))
+
+
+def _short(text: str) -> str:
+    """Memory content -> cut to SHOWN_CHARS."""
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
+def _fitted(answer: dict[str, Any], cut_first: Sequence[str]) -> dict[str, Any]:
+    """An answer + the lists to shorten first -> items dropped from their ends until its JSON is at most DAY_CHARS; counted in `omitted`."""
+    omitted: dict[str, int] = {}
+    for key in cut_first:
+        items = answer.get(key)
+        while items and len(json.dumps(answer, ensure_ascii=False, default=str)) > DAY_CHARS - 200:
+            items.pop()
+            omitted[key] = omitted.get(key, 0) + 1
+    if omitted:
+        answer["omitted"] = omitted
+    return answer
+
+
+def ask_answer(memory: OpenMemory, question: str, now: str | None = None) -> dict[str, Any]:
+    """A question (+ the ISO time it is asked at) -> one cited answer, as `omoide ask --json` prints it."""
+    s = memory.settings
+    at = reference_time(now, s.timezone)
+
+    def recall(text: str) -> Sequence[Recalled]:
+        asked = Asked(text, k=LOOKUP_K)
+        validity = load_validity(s.lancedb_dir)
+        return recall_asked(
+            memory._fresh(),
+            memory.embedder,
+            asked,
+            s.recall,
+            s.timezone,
+            at,
+            False,
+            validity=validity,
+        )
+
+    return ask(question, s, at, recall).to_json()
+
+
+def recent_answer(
+    memory: OpenMemory, timeframe: str | None, since: str | None, until: str | None
+) -> dict[str, Any]:
+    """A time frame or two dates -> the period's summary, time per activity and citations."""
+    return recent_activity(memory.settings, timeframe, since, until, datetime.now(UTC))
 
 
 def entity_answer(memory: OpenMemory, name: str, now: datetime | None = None) -> dict[str, Any]:

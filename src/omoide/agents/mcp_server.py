@@ -17,15 +17,18 @@ from urllib.parse import quote
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import FileResource
+from mcp.types import ToolAnnotations
 
 from omoide import __version__
 from omoide.agents.answers import (
     OpenMemory,
     around_answer,
+    ask_answer,
     day_answer,
     entity_answer,
     profile_answer,
     recall_answer,
+    recent_answer,
     vault_pages,
 )
 from omoide.agents.forget_tool import forget_answer
@@ -37,12 +40,17 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = (
     "omoide is this person's own memory, built on their machine from their browser history, "
-    "window focus, chats and daily notes. Ask `recall` what they did, decided or thought about "
-    "something and when; `day` for one day; `entity` for a person, project or place; `profile` "
-    "for who they are; `around` for what surrounds a memory; `forget` takes something back (a "
-    "dry run unless confirm is true: ask the person first). Every result cites its source "
-    "(`path#Lnn`): quote it when you answer."
+    "window focus, chats and daily notes. `ask` answers a question in one cited answer (what "
+    "they did yesterday or last week, how long on something, when they last did something, or a "
+    "fact); `recent_activity` summarises a period with time per activity; `recall` searches "
+    "what they did, decided or thought about something; `day` for one day; `entity` for a "
+    "person, project or place; `profile` for who they are; `around` for what surrounds a "
+    "memory; `forget` takes something back (a dry run unless confirm is true: ask the person "
+    "first). Every result cites its source (`path#Lnn`): quote it when you answer."
 )
+# Every tool reads or forgets this machine's own memory: nothing reaches outside it.
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
 def _json(answer: Callable[[], Any]) -> str:
@@ -60,7 +68,7 @@ def build_server(settings: Settings) -> MCPServer:
     opened = {"memory": OpenMemory.open(settings)}
     server = MCPServer(name="omoide", version=__version__, instructions=INSTRUCTIONS)
 
-    @server.tool(name="recall")
+    @server.tool(name="recall", annotations=READ_ONLY)
     def recall_tool(
         query: str,
         since: str | None = None,
@@ -86,27 +94,54 @@ def build_server(settings: Settings) -> MCPServer:
         asked = Asked(query, since, until, kinds, entities, k, token_budget, types, as_of)
         return _json(lambda: recall_answer(opened["memory"], asked))
 
-    @server.tool(name="day")
-    def day_tool(date: str) -> str:
-        """One local day (YYYY-MM-DD): its digest, retained facts, sessions, notes and chats, with citations (JSON)."""
-        return _json(lambda: day_answer(opened["memory"], date))
+    @server.tool(name="ask", annotations=READ_ONLY)
+    def ask_tool(question: str, now: str | None = None) -> str:
+        """Answer one question about the person's own days, cited (English or Japanese).
 
-    @server.tool(name="entity")
+        Sorted by what it asks: an overview of a period ("what did I do yesterday / last
+        week"), time spent ("how long on github.com on Friday"), when ("when did I last talk
+        to Peter"), or a lookup (anything else). now: ISO time the question is asked at
+        (default: now). Returns JSON: kind, window {since, until}, answer, minutes,
+        when, citations [{source, day}].
+        """
+        return _json(lambda: ask_answer(opened["memory"], question, now))
+
+    @server.tool(name="recent_activity", annotations=READ_ONLY)
+    def recent_activity_tool(
+        timeframe: str | None = "7d", since: str | None = None, until: str | None = None
+    ) -> str:
+        """What the person did over a period: its summary, time per activity and citations.
+
+        timeframe: "yesterday", "last week", "this month", "in November", "7d", "2w"; or
+        since/until as YYYY-MM-DD. Returns JSON: window, summary, citations [{source, day}],
+        active_minutes, time_per_activity [{activity, minutes}].
+        """
+        return _json(lambda: recent_answer(opened["memory"], timeframe, since, until))
+
+    @server.tool(name="day", annotations=READ_ONLY)
+    def day_tool(date: str, detail: bool = False) -> str:
+        """One local day (YYYY-MM-DD): its summary, highlights, time per activity, retained facts, notes and chats, with citations (JSON, at most 16,000 characters).
+
+        detail=true adds the day's sessions (what was open, minute by minute), as many as fit.
+        """
+        return _json(lambda: day_answer(opened["memory"], date, detail))
+
+    @server.tool(name="entity", annotations=READ_ONLY)
     def entity_tool(name: str) -> str:
         """A person, project or place as written (@Peter, peter): summary, relationship, timeline with citations, related entities (JSON)."""
         return _json(lambda: entity_answer(opened["memory"], name))
 
-    @server.tool(name="profile")
+    @server.tool(name="profile", annotations=READ_ONLY)
     def profile_tool() -> str:
         """The person's integrated profile: traits, interests, values, relationships and Big Five analyses (JSON)."""
         return _json(lambda: profile_answer(opened["memory"]))
 
-    @server.tool(name="around")
+    @server.tool(name="around", annotations=READ_ONLY)
     def around_tool(memory_id: str, k: int | None = None) -> str:
         """What surrounds a memory (by its memory_id): same session, nearby days, similar content, with reasons (JSON)."""
         return _json(lambda: around_answer(opened["memory"], memory_id, k))
 
-    @server.tool(name="forget")
+    @server.tool(name="forget", annotations=DESTRUCTIVE)
     def forget_tool(
         day: str | None = None,
         since: str | None = None,

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from omoide.cli import run
 from omoide.cli.archive import export_command, import_command
+from omoide.cli.ask import ask_command
 from omoide.cli.bench import bench_app
 from omoide.cli.doctor import doctor_command
 from omoide.cli.forget import forget_command
@@ -31,6 +32,7 @@ for command in (run.init, run.sample, run.run, run.backfill, run.reflect, run.se
     app.command()(command)
 app.command("server")(server)
 app.command("doctor")(doctor_command)
+app.command("ask")(ask_command)
 app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)
 app.command("mcp")(mcp_command)

@@ -204,3 +204,36 @@ def _show_against_targets(result: dict[str, Any], as_json: bool) -> None:
         if key != "targets":
             table.add_row(key, str(value), str(result["targets"].get(key, "")))
     out.print(table)
+
+
+@bench_app.command("ask")
+def bench_ask(
+    data: Annotated[
+        Path,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="Questions with their ground truth (benchmarks/ask_sample.json).",
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ask every question of the file against this home and score the answers: share right per kind."""
+    from omoide.bench.ask import run_ask_bench
+
+    result = run_ask_bench(data, get_settings())
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    table = Table("kind", "right %")
+    for kind, share in result["right_percent"].items():
+        table.add_row(kind, f"{share:.1f}")
+    out.print(table)
+    out.print(
+        f"{result['overall_percent']:.1f} % of {result['questions']} questions answered right"
+    )
+    for item in result["items"]:
+        if not item["right"]:
+            out.print(
+                f"  wrong: {item['question']} -> {item['answer']['answer'][:160]}", highlight=False
+            )

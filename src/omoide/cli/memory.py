@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from omoide.core.days import reference_time
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import Settings, get_settings
@@ -34,21 +35,6 @@ def memories_table(settings: Settings, embedder: Embedder | None = None) -> Tabl
         )
     emb = embedder or get_embedder(settings.embed, settings.llm.host)
     return open_memories(settings.lancedb_dir, emb.model, emb.dim, create=False)
-
-
-def reference_time(text: str | None, tz: str) -> datetime:
-    """`--now` as typed (ISO date or datetime; None = the clock) + timezone -> an aware UTC time."""
-    if text is None:
-        return datetime.now(UTC)
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise OmoideError(
-            f"--now {text!r}: expected an ISO date or time, e.g. 2026-11-25T09:00"
-        ) from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=ZoneInfo(tz))
-    return when.astimezone(UTC)
 
 
 def recall_command(

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from omoide.core.errors import ConfigError
+from omoide.core.errors import ConfigError, OmoideError
 
 
 def zone(tz: str) -> ZoneInfo:
@@ -73,3 +73,21 @@ def parse_when(text: str, tz: str, now: datetime) -> datetime:
         raise ConfigError(
             f"not a time: {text!r} (use a span like 30d, 12h, 2w, 6m, 1y or a day YYYY-MM-DD)"
         ) from None
+
+
+def reference_time(text: str | None, tz: str) -> datetime:
+    """A reference time as typed (ISO date or datetime; None = the clock) + timezone -> an aware UTC time.
+
+    Without an offset it is a wall-clock time in the person's timezone.
+    """
+    if text is None:
+        return datetime.now(UTC)
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise OmoideError(
+            f"now {text!r}: expected an ISO date or time, e.g. 2026-11-25T09:00"
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=zone(tz))
+    return when.astimezone(UTC)

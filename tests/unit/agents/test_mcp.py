@@ -13,7 +13,7 @@ from mcp import Client, StdioServerParameters
 from omoide.bench.cli_latency import loaded_modules
 from tests.fakes import CLI, cli_env
 
-TOOLS = {"recall", "day", "entity", "profile", "around", "forget"}
+TOOLS = {"ask", "recent_activity", "recall", "day", "entity", "profile", "around", "forget"}
 
 
 def with_client(home: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:
@@ -35,13 +35,31 @@ def text_of(result: Any) -> str:
 
 def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days: Path) -> None:
     async def ask(client: Client) -> dict[str, Any]:
-        tools = {t.name for t in (await client.list_tools()).tools}
+        listed = (await client.list_tools()).tools
+        tools = {t.name for t in listed}
+        marks = {t.name: t.annotations for t in listed}
         pages = [str(r.uri) for r in (await client.list_resources()).resources]
         found = await client.call_tool("recall", {"query": "LanceDB decision", "k": 5})
         hits = json.loads(text_of(found))
         answers = {"recall": hits}
-        answers["day"] = json.loads(
-            text_of(await client.call_tool("day", {"date": hits[0]["day"]}))
+        day = await client.call_tool("day", {"date": hits[0]["day"]})
+        answers["day_chars"] = len(text_of(day))
+        answers["day"] = json.loads(text_of(day))
+        answers["detail"] = json.loads(
+            text_of(await client.call_tool("day", {"date": hits[0]["day"], "detail": True}))
+        )
+        now = {"now": "2026-11-21T10:00"}
+        answers["ask"] = json.loads(
+            text_of(
+                await client.call_tool("ask", {"question": "when did I last talk to Peter", **now})
+            )
+        )
+        answers["recent"] = json.loads(
+            text_of(
+                await client.call_tool(
+                    "recent_activity", {"since": "2026-11-19", "until": "2026-11-20"}
+                )
+            )
         )
         answers["entity"] = json.loads(
             text_of(await client.call_tool("entity", {"name": "@Peter"}))
@@ -53,7 +71,7 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days:
         bad = await client.call_tool("day", {"date": "last tuesday"})
         then = await client.call_tool("recall", {"query": "Mina lives", "as_of": "2026-11-19"})
         answers["as_of"] = json.loads(text_of(then))
-        return {"tools": tools, "pages": pages, "page": page, "bad": bad, **answers}
+        return {"tools": tools, "marks": marks, "pages": pages, "page": page, "bad": bad, **answers}
 
     got = with_client(sample_two_days, ask)
     assert TOOLS <= got["tools"]
@@ -65,9 +83,29 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days:
     for hit in hits:
         assert {"memory_id", "kind", "ts", "content", "source"} <= set(hit)
     assert any("LanceDB" in h["content"] for h in hits)
+    # Every tool says what it does to the memory; none reaches outside this machine.
+    assert all(
+        m.read_only_hint and not m.open_world_hint for n, m in got["marks"].items() if n != "forget"
+    )
+    assert got["marks"]["forget"].destructive_hint and not got["marks"]["forget"].open_world_hint
+    # A day is its summary and highlights, cited, in at most 16,000 characters; sessions on request.
     day = got["day"]
-    assert day["day"] == hits[0]["day"] and day["sessions"] and day["digest"]
-    assert all("#L" in r["source"] for r in day["facts"] + day["notes_and_chats"])
+    assert day["day"] == hits[0]["day"] and day["summary"] and day["highlights"] and day["digest"]
+    assert got["day_chars"] <= 16_000 and "sessions" not in day
+    assert all(
+        "#L" in r["source"] for r in day["facts"] + day["notes_and_chats"] + day["highlights"]
+    )
+    assert (
+        got["detail"]["sessions"] and len(json.dumps(got["detail"], ensure_ascii=False)) <= 16_000
+    )
+    assert got["ask"]["kind"] == "when" and got["ask"]["when"] == "2026-11-20T22:10:24+01:00"
+    assert got["ask"]["citations"] == [
+        {"source": "sources/chat/chat.jsonl#L28", "day": "2026-11-20"}
+    ]
+    recent = got["recent"]
+    assert recent["window"] == {"since": "2026-11-19", "until": "2026-11-20"}
+    assert recent["summary"] and recent["citations"] and recent["time_per_activity"]
+    assert 0 < sum(a["minutes"] for a in recent["time_per_activity"]) <= recent["active_minutes"]
     assert got["entity"]["name"].startswith("Peter") and got["entity"]["timeline"]
     assert {"profile", "relationships", "current"} <= set(got["profile"])
     assert got["around"] and all(a["memory_id"] != hits[0]["memory_id"] for a in got["around"])

@@ -1,0 +1,112 @@
+"""`omoide ask`: a question -> one short answer with citations, from the store that holds it (offline by default).
+
+overview -> the digest pages; time_spent -> the lake's ActivityWatch events; when -> the lake's
+records; lookup -> recall. See `omoide.answer.question` for how a question is sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, timedelta
+
+from omoide.answer.cite import Answer
+from omoide.answer.lookup import lookup_answer
+from omoide.answer.overview import overview
+from omoide.answer.question import Question, classify
+from omoide.answer.time_spent import default_window, time_spent_answer
+from omoide.answer.when import when_answer
+from omoide.answer.wording import reworded
+from omoide.core.days import local_day
+from omoide.core.errors import OmoideError
+from omoide.core.settings import Settings
+from omoide.llm.base import LLM
+from omoide.memory.recall import Recalled
+
+Recall = Callable[[str], Sequence[Recalled]]
+LOOKUP_K = 5
+
+
+def _local_days(window: tuple[datetime, datetime], tz: str, now: datetime) -> tuple[date, date]:
+    """UTC window + timezone + now -> its inclusive local days (a window running past now ends today)."""
+    end = min(window[1], max(now, window[0] + timedelta(microseconds=1)))
+    return local_day(window[0], tz), local_day(end - timedelta(microseconds=1), tz)
+
+
+def answer_question(q: Question, settings: Settings, now: datetime, recall: Recall) -> Answer:
+    """A sorted question + settings + now + a recall function -> its answer."""
+    tz = settings.timezone
+    window = (q.window.start, q.window.end) if q.window else None
+    if q.kind == "overview" and window is not None:
+        first, last = _local_days(window, tz, now)
+        text, cites, basis = overview(settings.vault_dir, settings.home, first, last)
+        return Answer("overview", (first, last), text, cites, subject=q.subject, basis=basis)
+    if q.kind == "time_spent":
+        window = window or default_window(tz, now)
+        # What has not happened yet holds no time: "this week" runs up to now.
+        window = (window[0], max(window[0], min(window[1], now)))
+        text, minutes, cites, basis = time_spent_answer(settings.lake_dir, q.subject, window, tz)
+        days = _local_days(window, tz, now)
+        return Answer(
+            "time_spent", days, text, cites, minutes=minutes, subject=q.subject, basis=basis
+        )
+    if q.kind == "when":
+        text, moment, cites = when_answer(
+            settings.lake_dir, settings.home, q.subject, window, tz, q.first
+        )
+        days = _local_days(window, tz, now) if window else None
+        return Answer("when", days, text, cites, when=moment, subject=q.subject, basis="lake")
+    text, cites = lookup_answer(recall(q.text))
+    days = _local_days(window, tz, now) if window else None
+    return Answer("lookup", days, text, cites, subject=q.subject, basis="recall")
+
+
+def ask(
+    question: str,
+    settings: Settings,
+    now: datetime,
+    recall: Recall | None = None,
+    llm: LLM | None = None,
+) -> Answer:
+    """Question + settings + now (+ a recall function, default: this home's; + a model to word it) -> its answer.
+
+    Offline unless a model is given (`omoide ask --llm`): then the model may reword the
+    answer from its cited items, kept only when grounded in them. Only a lookup loads the
+    embedding model and opens LanceDB; an ask never writes to the memory (a lookup's recall
+    is not counted as a rehearsal).
+    """
+    if not question.strip():
+        raise OmoideError("ask needs a question")
+    chosen = classify(question, settings.timezone, now)
+    found = answer_question(chosen, settings, now, recall or _home_recall(settings, now))
+    return reworded(question, found, llm) if llm is not None else found
+
+
+def _home_recall(settings: Settings, now: datetime) -> Recall:
+    """Settings + now -> a recall over this home's memories (opened when first asked)."""
+
+    def recall(text: str) -> Sequence[Recalled]:
+        from omoide.embed import get_embedder
+        from omoide.memory.recall import Asked, recall_asked
+        from omoide.store.memories import open_memories
+        from omoide.store.validity_table import load_validity
+
+        if not settings.lancedb_dir.exists():
+            raise OmoideError(
+                f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
+            )
+        embedder = get_embedder(settings.embed, settings.llm.host)
+        table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
+        asked = Asked(text, k=LOOKUP_K)
+        validity = load_validity(settings.lancedb_dir)
+        return recall_asked(
+            table,
+            embedder,
+            asked,
+            settings.recall,
+            settings.timezone,
+            now,
+            False,
+            validity=validity,
+        )
+
+    return recall

@@ -1,0 +1,181 @@
+"""An overview of a period ("what did I do yesterday / last week / in November") -> read from the smallest digest page that covers it.
+
+Pages: a day `vault/memory/YYYY-MM-DD.md`, a week `vault/memory/weekly/YYYY-Www.md` (ISO week), a
+month `vault/memory/monthly/YYYY-MM.md`. One day is its day page; a window inside one ISO week
+is that week's page, inside one month that month's page; a longer window takes the month pages
+it spans. When the chosen page does not exist yet (no reflection since), the window's day
+pages answer instead. Each sentence of the answer cites the page line it came from; a kept
+`## Retain` line cites the note line it quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from omoide.answer.cite import Citation, shown
+from omoide.vault.page_reader import PageLine, page_sections
+
+MAX_HIGHLIGHTS = 6
+MAX_KEPT = 3
+MAX_DAYS_LISTED = 7
+SUMMARY_CHARS = 320
+_RETAIN = re.compile(
+    r"^[WBOS](?:\([^)]*\))?(?:\s+@[\w.\-]+)*\s*:?\s*(?P<text>.*?)\s+—\s+from\s+`(?P<ref>[^`]+)`"
+)
+_LINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
+
+
+@dataclass(frozen=True)
+class Page:
+    """A digest page: its file, the period it covers (inclusive local days), how to name the period."""
+
+    path: Path
+    first: date
+    last: date
+    label: str
+
+
+def day_page(vault_dir: Path, day: date) -> Page:
+    """Vault + day -> its daily page."""
+    return Page(
+        vault_dir / "memory" / f"{day.isoformat()}.md", day, day, f"{day:%A}, {day.day} {day:%B %Y}"
+    )
+
+
+def week_page(vault_dir: Path, day: date) -> Page:
+    """Vault + a day -> the page of its ISO week."""
+    year, week, weekday = day.isocalendar()
+    first = day - timedelta(days=weekday - 1)
+    name = f"{year}-W{week:02d}"
+    return Page(
+        vault_dir / "memory" / "weekly" / f"{name}.md",
+        first,
+        first + timedelta(days=6),
+        f"the week {name}",
+    )
+
+
+def month_page(vault_dir: Path, day: date) -> Page:
+    """Vault + a day -> the page of its month."""
+    first = day.replace(day=1)
+    last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    return Page(
+        vault_dir / "memory" / "monthly" / f"{first:%Y-%m}.md", first, last, f"{first:%B %Y}"
+    )
+
+
+def _days(first: date, last: date) -> list[date]:
+    """Inclusive range -> its days."""
+    return [first + timedelta(days=i) for i in range((last - first).days + 1)]
+
+
+def pages_for(vault_dir: Path, first: date, last: date) -> list[Page]:
+    """Vault + an inclusive window of local days -> the smallest existing pages that cover it (day pages as the fallback)."""
+    if first == last:
+        return [day_page(vault_dir, first)]
+    if first.isocalendar()[:2] == last.isocalendar()[:2]:
+        chosen = [week_page(vault_dir, first)]
+    elif (first.year, first.month) == (last.year, last.month):
+        chosen = [month_page(vault_dir, first)]
+    else:
+        months = sorted({(d.year, d.month) for d in _days(first, last)})
+        chosen = [month_page(vault_dir, date(y, m, 1)) for y, m in months]
+    if all(p.path.exists() for p in chosen):
+        return chosen
+    return [p for p in (day_page(vault_dir, d) for d in _days(first, last)) if p.path.exists()]
+
+
+def _cite(page: Page, line: PageLine, home: Path, day: date | None = None) -> Citation:
+    """Page + one of its lines -> the citation of that line (its day: the page's, or the day it names)."""
+    return Citation(shown(f"{page.path}#L{line.line}", home), (day or page.first).isoformat())
+
+
+def _linked_day(text: str, page: Page) -> date | None:
+    """A page line -> the day its `[[YYYY-MM-DD]]` link names, when inside the page's period."""
+    for name in _LINK.findall(text):
+        try:
+            day = date.fromisoformat(name.strip())
+        except ValueError:
+            continue
+        if page.first <= day <= page.last:
+            return day
+    return None
+
+
+def _clean(text: str) -> str:
+    """A page line -> plain words: wiki links as their names, block ids and trailing citations off."""
+    text = re.sub(r"\s+\^[\w-]+$", "", text)
+    text = re.sub(r"\s+—\s+from\s+`[^`]*`.*$", "", text)
+    text = re.sub(r"\s*\(\[\[[^\]]+\]\]\)$", "", text)
+    return _LINK.sub(lambda m: m.group(1), text).strip()
+
+
+def _first_section(sections: dict[str, list[PageLine]], *names: str) -> list[PageLine]:
+    """Sections + names to try -> the lines of the first one the page has."""
+    for name in names:
+        if sections.get(name):
+            return sections[name]
+    return []
+
+
+def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
+    """A digest page -> the sentences an overview takes from it, and their citations."""
+    sections = page_sections(page.path)
+    sentences: list[str] = []
+    cites: list[Citation] = []
+    summary = _first_section(sections, "Summary")
+    if summary:
+        text = " ".join(_clean(s.text) for s in summary)
+        sentences.append(text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…")
+        cites.append(_cite(page, summary[0], home))
+    highlights = _first_section(sections, "Highlights")[:MAX_HIGHLIGHTS]
+    if highlights:
+        sentences.append("Highlights: " + "; ".join(_clean(h.text) for h in highlights) + ".")
+        cites += [_cite(page, h, home, _linked_day(h.text, page)) for h in highlights]
+    kept = [
+        (m["text"], m["ref"], line)
+        for line in _first_section(sections, "Retain")
+        if (m := _RETAIN.match(line.text))
+    ][:MAX_KEPT]
+    if kept:
+        sentences.append("You noted: " + " ".join(text for text, _, _ in kept))
+        cites += [Citation(shown(ref, home), page.first.isoformat()) for _, ref, _ in kept]
+    return sentences, cites
+
+
+def overview(
+    vault_dir: Path, home: Path, first: date, last: date
+) -> tuple[str, list[Citation], str]:
+    """Vault + home + an inclusive window of local days -> the answer's text, its citations, what it was read from."""
+    pages = pages_for(vault_dir, first, last)
+    if not pages:
+        span = first.isoformat() if first == last else f"{first} to {last}"
+        return f"Nothing was recorded on {span}.", [], "none"
+    if len(pages) > MAX_DAYS_LISTED:
+        pages = _busiest(pages, MAX_DAYS_LISTED)
+    parts: list[str] = []
+    cites: list[Citation] = []
+    for page in pages:
+        sentences, cited = read_page(page, home)
+        if not sentences:
+            continue
+        lead = (
+            f"{page.label[0].upper()}{page.label[1:]}: "
+            if len(pages) > 1 or page.first != page.last
+            else ""
+        )
+        parts.append(lead + " ".join(sentences))
+        cites += cited
+    kinds = {"weekly": "week page", "monthly": "month page"}
+    basis = kinds.get(pages[0].path.parent.name, "day pages" if len(pages) > 1 else "day page")
+    return "\n".join(parts), cites, basis
+
+
+def _busiest(pages: Sequence[Page], n: int) -> list[Page]:
+    """Day pages -> the n largest (the most recorded), in day order."""
+    sized = sorted(pages, key=lambda p: p.path.stat().st_size, reverse=True)[:n]
+    return sorted(sized, key=lambda p: p.first)

@@ -1,0 +1,101 @@
+"""Time spent ("how much time on github.com on Friday", "how long in zoom") -> minutes by ActivityWatch's arithmetic, citing the sessions.
+
+The figure is `omoide.memory.active_time.time_on` over the window's lake events: window
+events ∩ not-AFK for an app, web-watcher events ∩ that browser's focused window ∩ not-AFK
+for a site, overlaps counted once. A question naming no time asks about the last
+DEFAULT_DAYS days (today included). The citations are the daily pages' session lines made
+from the events that were counted, longest first.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+import pandas as pd
+
+from omoide.answer.cite import Citation
+from omoide.core.days import day_bounds, days_between, local_day
+from omoide.memory.active_time import Spent, time_on
+from omoide.store.lake import read_events, read_facts
+
+DEFAULT_DAYS = 7
+MAX_CITED = 5
+_MINUTES = re.compile(r"\((\d+) min\)")
+
+
+def default_window(tz: str, now: datetime) -> tuple[datetime, datetime]:
+    """Timezone + now -> the last DEFAULT_DAYS local days, today included, up to now."""
+    today = local_day(now, tz)
+    return day_bounds(today - timedelta(days=DEFAULT_DAYS - 1), tz)[0], now
+
+
+def _events(lake_dir: Path, days: list[date]) -> pd.DataFrame:
+    """Lake + days -> their events, one frame."""
+    frames = [e for d in days if not (e := read_events(lake_dir, d)).empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _sessions_cited(
+    lake_dir: Path, days: list[date], refs: set[str], subject: str
+) -> list[Citation]:
+    """Lake + days + the refs of the events counted + the subject -> the sessions made from them, those naming it first, longest first."""
+    found: list[tuple[bool, int, Citation]] = []
+    low = subject.casefold()
+    for day in days:
+        facts = read_facts(lake_dir, day)
+        for kind, source, sources, content in zip(
+            facts["kind"], facts["source"], facts["source_refs"], facts["content"], strict=True
+        ):
+            if kind != "session" or not refs & set(sources if sources is not None else ()):
+                continue
+            m = _MINUTES.search(str(content))
+            named = low in str(content).casefold()
+            found.append((named, int(m.group(1)) if m else 0, Citation(source, day.isoformat())))
+    found.sort(key=lambda f: (not f[0], -f[1]))
+    return [c for _, _, c in found[:MAX_CITED]]
+
+
+def _phrase(spent: Spent, subject: str) -> str:
+    """What was counted -> 'github.com' or 'the app zoom' or 'windows titled “warelay”'."""
+    return {"app": f"the app {subject}", "title": f"windows and pages titled “{subject}”"}.get(
+        spent.kind, subject
+    )
+
+
+def time_spent_answer(
+    lake_dir: Path, subject: str, window: tuple[datetime, datetime], tz: str
+) -> tuple[str, float, list[Citation], str]:
+    """Lake + subject + UTC window + timezone -> the answer's text, the minutes, the cited sessions, the basis."""
+    first = local_day(window[0], tz)
+    last = max(first, local_day(window[1] - timedelta(microseconds=1), tz))
+    days = days_between(first, last)
+    # An event is stored on the day it starts: one running past midnight into the window counts.
+    events = _events(lake_dir, [first - timedelta(days=1), *days])
+    if events.empty or not subject:
+        span = first.isoformat() if first == last else f"{first} to {last}"
+        what = subject or "that"
+        return f"Nothing was recorded about {what} on {span}.", 0.0, [], "none"
+    spent = time_on(events, subject, window[0], window[1])
+    minutes = round(spent.seconds / 60, 1)
+    span = (
+        f"on {first:%A}, {first.day} {first:%B %Y}" if first == last else f"from {first} to {last}"
+    )
+    if spent.basis == "none":
+        text = f"No time can be told for {subject} {span}: {spent.note or 'no ActivityWatch data'}."
+        return text, 0.0, [], "none"
+    text = f"About {_duration(spent.seconds)} on {_phrase(spent, subject)} {span}"
+    text += " (ActivityWatch: focused and not away; overlaps counted once)."
+    if spent.note:
+        text += f" {spent.note}"
+    cited = _sessions_cited(lake_dir, days, set(spent.refs), subject) if spent.seconds else []
+    return text, minutes, cited, spent.basis
+
+
+def _duration(seconds: float) -> str:
+    """Seconds -> '42 min' or '2 h 05 min'."""
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"

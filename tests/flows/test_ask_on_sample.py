@@ -1,0 +1,64 @@
+"""`omoide ask` on the backfilled sample, checked against ground truth read from the sample's own files.
+
+The truth (benchmarks/ask_truth.py, standard library only) computes ActivityWatch's
+arithmetic, the last message with Peter and the note's log items from the source files;
+`omoide bench ask` asks every question and scores the answers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.fakes import run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+SATURDAY = "2026-11-21T10:00"
+
+
+def _ask(home: Path, question: str, now: str = SATURDAY) -> dict:
+    """Home + question -> `omoide ask --json`'s object."""
+    r = run_cli("ask", question, "--now", now, "--json", home=home)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout)
+
+
+def test_every_question_of_the_truth_file_is_answered_right(
+    sample_two_days: Path, tmp_path: Path
+) -> None:
+    truth = subprocess.run(
+        [sys.executable, "benchmarks/ask_truth.py", "--home", str(sample_two_days)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = tmp_path / "questions.json"
+    data.write_text(truth.stdout, encoding="utf-8")
+    r = run_cli("bench", "ask", "--data", str(data), "--json", home=sample_two_days)
+    assert r.returncode == 0, r.stderr[-2000:]
+    result = json.loads(r.stdout)
+    wrong = [(i["question"], i["answer"]) for i in result["items"] if not i["right"]]
+    assert wrong == [] and set(result["right_percent"]) == {
+        "overview",
+        "time_spent",
+        "when",
+        "lookup",
+    }
+
+
+def test_yesterday_answers_from_that_day_with_what_its_note_logs(sample_two_days: Path) -> None:
+    for question in ("what did I do yesterday", "昨日は何をしましたか"):
+        got = _ask(sample_two_days, question)
+        assert set(got) >= {"kind", "window", "answer", "minutes", "when", "citations"}
+        assert got["kind"] == "overview"
+        assert got["window"] == {"since": "2026-11-20", "until": "2026-11-20"}
+        assert sum(c["day"] == "2026-11-20" for c in got["citations"]) >= 3
+        assert all(c["day"] == "2026-11-20" and "#L" in c["source"] for c in got["citations"])
+        assert "Demo of the sync fix" in got["answer"]  # the note's log of that Friday
+    spent = _ask(sample_two_days, "how long was I in zoom on Friday")
+    assert spent["kind"] == "time_spent" and spent["minutes"] > 0 and spent["citations"]
+    when = _ask(sample_two_days, "when did I last talk to Peter")
+    assert when["when"] == "2026-11-20T22:10:24+01:00" and when["minutes"] is None
