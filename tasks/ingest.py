@@ -4,8 +4,9 @@ It is the cache unit of the daily flow: its key is the content hash of every sou
 records of that day (omoide.ingest.fingerprint.day_fingerprint), so an unchanged day does no
 work and new data invalidates only the days it falls on, while the raw data in between never
 leaves memory (DESIGN: the collect→sanitize edge is not persisted or cached). The sources of a
-day are gated together (one validation per edge); a source that cannot be read or fails a
-critical check is reported and the others still land.
+day are gated together (one validation per edge); a source that cannot be read, fails a
+critical check, or whose records of the day all ended in quarantine (omoide.ingest.verdict)
+is reported and the others still land.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
 from omoide.ingest.fingerprint import day_fingerprint
 from omoide.ingest.tombstones import forgotten_rows, load_tombstones, tombstones_digest
+from omoide.ingest.verdict import all_rejected
 from omoide.store.lake import merge_events, part_path
 from omoide.store.quarantine import quarantine
 from omoide.tasks.collect import collect_raw
@@ -31,8 +33,9 @@ from omoide.tasks.sanitize import sanitize_day
 
 # Bump when collect/sanitize logic changes, so cached days are recomputed. 5: ActivityWatch
 # ids say what the event is (old rows replaced: aw_events.superseded), naive AW times local,
-# text files decoded by their BOM, binary files and garbled text refused.
-INGEST_VERSION = f"{__version__}-5"
+# text files decoded by their BOM, binary files and garbled text refused. 6: a source whose
+# records of the day were all rejected fails for the day (omoide.ingest.verdict).
+INGEST_VERSION = f"{__version__}-6"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 
@@ -95,6 +98,11 @@ def ingest_day(
                 quality.raise_for_failures(check)
         except DataQualityError as exc:
             failures[name] = str(exc)
+            continue
+        rejected = all_rejected(by_name[name], day, tz, now, raw[name], clean.rejects)
+        if rejected is not None:
+            quarantine(quarantine_dir, "collect", day, name, clean.rejects, pd.Timestamp(now))
+            failures[name] = rejected
             continue
         # What the person took back stays out, though the source still holds it.
         gone = forgotten_rows(clean.events, tombs)

@@ -11,6 +11,8 @@ Each case is then one of:
 - `ok`: every such record is in the lake or in quarantine with a reason;
 - `named`: the source failed with a SourceError naming the file (a file that cannot be read
   as a whole, e.g. a damaged database, truncated JSON, a FIFO where a note should be);
+- `all_rejected`: every record the day gave was quarantined with a reason and the source failed
+  for the day naming the file, as the ingest task reports it (omoide.ingest.verdict);
 - `silent_loss`: a record is in neither, and no error named it;
 - `wrong_error`: an error, but not the right one (a damaged database called a lock, an error
   not naming the file, a whole source failed for one bad record);
@@ -481,6 +483,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
     from omoide.ingest.fingerprint import collected_fingerprint
     from omoide.ingest.gate import sanitized
     from omoide.ingest.sources import collect
+    from omoide.ingest.verdict import all_rejected
     from omoide.store.lake import merge_events, read_events
     from omoide.store.quarantine import quarantine
 
@@ -490,7 +493,9 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
     out = sanitized(raw, DAY, TZ, [])
     for check in out.checks:
         quality.raise_for_failures(check)
-    merge_events(folder / "lake", DAY, source.name, out.events, replace=source.kind == "notes")
+    failed = all_rejected(source, DAY, TZ, NOW, raw, out.rejects)
+    if failed is None:
+        merge_events(folder / "lake", DAY, source.name, out.events, replace=source.kind == "notes")
     quarantine(folder / "quarantine", "collect", DAY, source.name, out.rejects, pd.Timestamp(NOW))
     lake = read_events(folder / "lake", DAY)
     texts = {c: [v for v in lake[c].dropna().astype(str)] for c in CAPS if c in lake}
@@ -506,6 +511,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
             }
         ),
         "garbage": _garbage(texts),
+        "failed": failed,
     }
 
 
@@ -579,6 +585,8 @@ def classify(expect: Expect, outcome: dict[str, Any]) -> tuple[str, str]:
         )
     if result["garbage"]:
         return "garbage", ", ".join(result["garbage"])
+    if result.get("failed"):
+        return "all_rejected", result["failed"]
     return "ok", f"{len(result['refs'])} kept, {len(result['rejects'])} quarantined"
 
 

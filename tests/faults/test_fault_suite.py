@@ -27,7 +27,10 @@ def test_every_generated_corruption_is_kept_quarantined_or_named(tmp_path: Path)
     failures = [(f["kind"], f["case"], f["class"], f["detail"]) for f in summary["failures"]]
     assert failures == [], run.stdout[-3000:]
     assert summary["cases"] >= 300
-    assert set(summary["by_class"]) <= {"ok", "named"}
+    assert set(summary["by_class"]) <= {"ok", "named", "all_rejected"}
+    # A day whose every record was quarantined fails loudly, naming the file (issue 31).
+    loud = {(r["kind"], r["case"]) for r in report["results"] if r["class"] == "all_rejected"}
+    assert {("notes", "sqlite-file"), ("chat", "all-nul")} <= loud
     # Every kind is damaged in many ways, and most damage leaves the good records readable.
     assert all(sum(c.values()) >= 40 for c in summary["by_kind"].values())
     assert summary["by_class"]["ok"] > summary["by_class"].get("named", 0)

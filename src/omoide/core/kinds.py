@@ -6,12 +6,12 @@ from __future__ import annotations
 EVENT_TYPES = ("visit", "window", "web", "afk", "note", "retain", "chat")
 ACTIVITY_TYPES = ("visit", "window", "web", "chat")
 # Chat exports people have (see omoide.ingest.sources.chat_export): their events are `chat`.
-CHAT_EXPORT_KINDS = ("line", "chatgpt", "claude", "discord")
+CHAT_EXPORT_KINDS = ("line", "chatgpt", "claude", "discord", "whatsapp", "telegram", "slack")
 # Every source kind whose events are chat messages: omoide's own JSONL and the exports.
 CHAT_SOURCE_KINDS = ("chat", *CHAT_EXPORT_KINDS)
 # Conversations with an AI assistant: their titles are topics, not the people one talks to.
 ASSISTANT_CHAT_KINDS = ("chatgpt", "claude")
-SOURCE_KINDS = ("chrome", "firefox", "activitywatch", "notes", *CHAT_SOURCE_KINDS)
+SOURCE_KINDS = ("chrome", "firefox", "safari", "activitywatch", "notes", *CHAT_SOURCE_KINDS)
 # The speaker an export marks as the user (ChatGPT's "user", Claude's "human") when
 # `user_name` is not set; an AI's turns are spoken by "assistant".
 OWN_SPEAKER = "me"
@@ -54,7 +54,13 @@ FACT_KINDS = ("W", "B", "O", "S")
 # Memory kinds: the fine-grained records a day is made of, then what was derived from them.
 RECORD_KINDS = ("note", "chat", "session")
 DERIVED_KINDS = (*FACT_KINDS, "digest")
-MEMORY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
+# What a day is made of: the kinds of a day's rows in lake/facts, which a day's replacement owns.
+DAY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
+# Roll-ups of many days the reflection writes (omoide.reflect.periods): one row per week or
+# month page, its `day` the period's first day. They restate their days, so no step that
+# reads a person's memories counts them, and no day's replacement deletes them.
+PERIOD_KINDS = ("week", "month")
+MEMORY_KINDS = (*DAY_KINDS, *PERIOD_KINDS)
 # How a memory is known (hybrid-memory design): lived or written by the user, told by
 # someone (`heard_from` names them), or derived by a rule or a model (its `backend` and
 # `confidence` say which and how sure).

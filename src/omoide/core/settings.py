@@ -20,7 +20,19 @@ from omoide.core.kinds import CHAT_EXPORT_KINDS, OWN_SPEAKER
 from omoide.core.location import StorePath, store_root
 
 SourceKind = Literal[
-    "chrome", "firefox", "activitywatch", "notes", "chat", "line", "chatgpt", "claude", "discord"
+    "chrome",
+    "firefox",
+    "safari",
+    "activitywatch",
+    "notes",
+    "chat",
+    "line",
+    "chatgpt",
+    "claude",
+    "discord",
+    "whatsapp",
+    "telegram",
+    "slack",
 ]
 
 
@@ -144,6 +156,14 @@ class Settings(BaseSettings):
     dask: bool = False
     dask_scheduler: str | None = None
     dask_workers: int = Field(2, ge=1, le=64)
+    # A run given no day (the 02:00 schedule, `omoide run`) also runs the days missed since the
+    # newest completed one (a laptop asleep at 02:00), at most this many with yesterday; an
+    # older gap is named with the `omoide backfill` command that fills it.
+    catch_up_days: int = Field(14, ge=1, le=366)
+    # LanceDB keeps every write's version; after a backfill and each weekly reflection, those
+    # older than this many days are deleted. At least 1: a reader (the MCP server, a recall)
+    # may be reading a version of the last minutes, and deleting it under it fails the read.
+    keep_versions_days: int = Field(7, ge=1)
 
     @field_validator("timezone")
     @classmethod

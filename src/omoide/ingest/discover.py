@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+# Why a found Safari history may still be unreadable (macOS guards ~/Library/Safari).
+SAFARI_ACCESS = "the app that runs omoide needs Full Disk Access to read Safari's history"
 # (kind, path relative to the home directory) per platform; globs allowed.
 _CANDIDATES: dict[str, list[tuple[str, str]]] = {
     "linux": [
@@ -21,6 +23,7 @@ _CANDIDATES: dict[str, list[tuple[str, str]]] = {
         ("chrome", "Library/Application Support/Microsoft Edge/*/History"),
         ("chrome", "Library/Application Support/BraveSoftware/Brave-Browser/*/History"),
         ("firefox", "Library/Application Support/Firefox/Profiles/*/places.sqlite"),
+        ("safari", "Library/Safari/History.db"),
     ],
     "win32": [
         ("chrome", "AppData/Local/Google/Chrome/User Data/*/History"),
@@ -55,6 +58,8 @@ def starter_toml(profiles: list[tuple[str, Path]], timezone: str) -> str:
         "",
     ]
     for i, (kind, path) in enumerate(profiles, 1):
+        if kind == "safari":
+            lines.append(f"# macOS: {SAFARI_ACCESS}")
         lines += [
             "[[sources]]",
             f'kind = "{kind}"',
@@ -78,6 +83,10 @@ def starter_toml(profiles: list[tuple[str, Path]], timezone: str) -> str:
         "# [[sources]]",
         '# kind = "line"                          # or "chatgpt", "claude", "discord"',
         '# path = "/path/to/line-exports"         # LINE .txt exports; conversations.json; DCE .json',
+        "",
+        "# [[sources]]",
+        '# kind = "whatsapp"                      # or "telegram"',
+        '# path = "/path/to/whatsapp-exports"     # "Export chat" .txt/.zip; Telegram result.json',
         "",
     ]
     return "\n".join(lines)

@@ -19,14 +19,16 @@ from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import collect
 from omoide.ingest.sources.base import Collected, visible_files
 
-_DB_FILES = {"chrome": "History", "firefox": "places.sqlite"}
+_DB_FILES = {"chrome": "History", "firefox": "places.sqlite", "safari": "History.db"}
 # The files a folder source is read from (activitywatch: its *.json exports).
-_FOLDER_FILES = {
+_FOLDER_FILES: dict[str, str | tuple[str, ...]] = {
     "chat": "*.jsonl",
     "line": "*.txt",
     "chatgpt": "conversations.json",
     "claude": "conversations.json",
     "discord": "*.json",
+    "whatsapp": ("*.txt", "*.zip"),  # the chat text, or the .zip the phone shares
+    "telegram": "result.json",
 }
 _SQLITE_SIDECARS = ("-wal", "-journal")
 # A day's collections, kept from computing its key until the ingest that follows takes
@@ -55,7 +57,9 @@ def input_files(source: SourceConfig, day: date) -> list[Path]:
         return sorted(
             f for d in (-1, 0, 1) for f in visible_files(path, f"{day + timedelta(days=d)}.md")
         )
-    return visible_files(path, _FOLDER_FILES.get(source.kind, "*.json"))
+    patterns = _FOLDER_FILES.get(source.kind, "*.json")
+    patterns = (patterns,) if isinstance(patterns, str) else patterns
+    return sorted(f for p in patterns for f in visible_files(path, p))
 
 
 def collected_fingerprint(collected: Collected) -> str:

@@ -19,6 +19,8 @@ def _collector(kind: str) -> Collector:
         from omoide.ingest.sources.chrome import collect as fn
     elif kind == "firefox":
         from omoide.ingest.sources.firefox import collect as fn
+    elif kind == "safari":
+        from omoide.ingest.sources.safari import collect as fn
     elif kind == "activitywatch":
         from omoide.ingest.sources.activitywatch import collect as fn
     elif kind == "notes":
@@ -33,6 +35,12 @@ def _collector(kind: str) -> Collector:
         from omoide.ingest.sources.claude import collect as fn
     elif kind == "discord":
         from omoide.ingest.sources.discord import collect as fn
+    elif kind == "whatsapp":
+        from omoide.ingest.sources.whatsapp import collect as fn
+    elif kind == "telegram":
+        from omoide.ingest.sources.telegram import collect as fn
+    elif kind == "slack":
+        from omoide.ingest.sources.slack import collect as fn
     else:  # pragma: no cover - SourceConfig.kind is a Literal
         raise ValueError(kind)
     return fn

@@ -83,6 +83,8 @@ class Parsed:
 
 
 Parser = Callable[[bytes, str, Reading], Parsed]
+# A file's bytes -> the text its parser reads (UTF-8 bytes); SourceError naming it when none.
+Decoder = Callable[[bytes, Path], bytes]
 Listed = tuple[list[Path], list[Reject]]  # a source's files, and what is there but no file
 _KEPT: OrderedDict[tuple[Parser, str, tuple[int, int, int], Reading], Parsed] = OrderedDict()
 
@@ -236,15 +238,20 @@ def collect_export(
     start: datetime,
     end: datetime,
     now: datetime,
+    decode: Decoder = utf8_text,
 ) -> Collected:
-    """Export files (+ entries that are no files) + their parser + UTC [start, end) + now -> chat events of the window and rejects."""
+    """Export files (+ entries that are no files) + their parser + UTC [start, end) + now -> chat events of the window and rejects.
+
+    `decode` turns a file's bytes into the text its parser reads (default: text_files'
+    UTF-8/BOM rules; WhatsApp's also opens the .zip a phone shares).
+    """
     read = reading(source)
     files, odd = listed
     records: list[dict[str, Any]] = []
     rejects: list[Reject] = list(odd)
     skipped = 0
     for f in files:
-        parsed = parsed_file(parse, f, read)
+        parsed = parsed_file(parse, f, read, decode)
         got, bad = in_window(parsed, start, end, now)
         records.extend(got)
         rejects.extend(bad)
@@ -265,7 +272,7 @@ def collect_export(
     return Collected(events_frame(unique, now, fixed, rejects), rejects, dict(fixed))
 
 
-def parsed_file(parse: Parser, path: Path, read: Reading) -> Parsed:
+def parsed_file(parse: Parser, path: Path, read: Reading, decode: Decoder = utf8_text) -> Parsed:
     """Parser + export file + reading -> the file parsed, once per version of the file.
 
     The version is (inode, size, mtime): a changed export is read again. Only regular
@@ -282,7 +289,7 @@ def parsed_file(parse: Parser, path: Path, read: Reading) -> Parsed:
     if kept is None:
         data = read_source(path)
         try:
-            data = utf8_text(data, path)
+            data = decode(data, path)
         except SourceError as exc:
             kept = Parsed(rejects=[Reject(str(path), exc.reason)])
         else:

@@ -132,7 +132,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             if why is None:
                 files.append(entry)
             else:
-                rejects.append(Reject(str(entry), f"the day's note is {why}"))
+                rejects.append(Reject(str(entry), f"the day's note: {why}"))
         if not files and not rejects and not _holds_daily_notes(root):
             raise SourceError(root, "no daily note (YYYY-MM-DD.md) in this folder")
     elif not _DAY_FILE.fullmatch(root.name):
@@ -145,7 +145,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         try:
             data = utf8_text(data, f)
         except SourceError as exc:
-            rejects.append(Reject(str(f), f"the day's note is {exc.reason}"))
+            rejects.append(Reject(str(f), f"the day's note: {exc.reason}"))
             continue
         rel = f.relative_to(root).as_posix() if root.is_dir() else f.name
         recs, bad = note_events(data, str(f), rel, source.name, start, end)

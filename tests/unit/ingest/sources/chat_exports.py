@@ -21,6 +21,13 @@ FIXTURES = CONFTEST_FIXTURES / "chat_exports"
 LINE_JA = FIXTURES / "line" / "talk_ja.txt"
 LINE_EN = FIXTURES / "line" / "team_en.txt"
 LINE_MOM = FIXTURES / "line" / "mom_en.txt"
+# Issue 31's layouts: the English export whose every message was quarantined, a Japanese
+# phone export with placeholders, a day-first (British) group, the Windows app's "Save chat".
+LINE_ISSUE = FIXTURES / "line" / "peter_en.txt"
+LINE_PHOTO = FIXTURES / "line" / "photo_ja.txt"
+LINE_UK = FIXTURES / "line" / "family_uk.txt"
+LINE_DESKTOP = FIXTURES / "line" / "[LINE] Chat with Bob.txt"
+SLACK = FIXTURES / "slack"
 CHATGPT = FIXTURES / "chatgpt" / "conversations.json"
 CLAUDE = FIXTURES / "claude" / "conversations.json"
 DISCORD = FIXTURES / "discord"

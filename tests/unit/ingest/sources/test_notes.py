@@ -268,7 +268,7 @@ def test_a_database_where_the_note_should_be_is_one_reject(tmp_path: Path) -> No
     out = collect(_source(tmp_path), START, END, NOW)
     assert out.events.empty
     assert [(r.ref, r.reason) for r in out.rejects] == [
-        (str(note), "the day's note is not text: an SQLite database")
+        (str(note), "the day's note: not text: an SQLite database")
     ]
 
 
@@ -278,7 +278,7 @@ def test_utf16_without_a_bom_is_refused_not_stored_as_garbage(tmp_path: Path) ->
     out = collect(_source(tmp_path), START, END, NOW)
     assert out.events.empty
     assert [r.ref for r in out.rejects] == [str(note)]
-    assert out.rejects[0].reason.startswith("the day's note is not text: ")
+    assert out.rejects[0].reason.startswith("the day's note: not text: ")
 
 
 def test_nul_blocks_are_rejected_by_line_and_the_text_before_them_kept(tmp_path: Path) -> None:
@@ -315,4 +315,4 @@ def test_a_day_note_that_is_not_a_file_is_named(tmp_path: Path, kind: str) -> No
     out = collect(_source(tmp_path), START, END, NOW)
     assert out.events.empty
     assert [r.ref for r in out.rejects] == [str(note)]
-    assert out.rejects[0].reason.startswith("the day's note is ")
+    assert out.rejects[0].reason.startswith("the day's note: ")
