@@ -14,6 +14,7 @@ from omoide.core.errors import OmoideError
 from omoide.core.settings import LLMSettings, Settings, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.reflect.report import merge_results
+from omoide.tasks.periods import reflect_periods
 from omoide.tasks.reflect import (
     ReflectInputs,
     check_reflection,
@@ -27,10 +28,14 @@ from omoide.tasks.reflect import (
 )
 from omoide.tasks.summarize import choose_llm
 
-# Validity runs first: entity pages show which facts still stand. The Big Five step runs
-# next: entities weigh bonds by extraversion, so they must see this run's analysis, or a
+# The week and month pages come first: they write rows to `memories`, whose version is in
+# every step's cache key, so written before the others start, a re-run finds the others
+# cached; they restate the days, no other step reads them and they read nothing the others
+# write. Validity runs next: entity pages show which facts still stand. Then the Big Five
+# step: entities weigh bonds by extraversion, so they must see this run's analysis, or a
 # second run would rewrite every entity page (and not settle).
 STEP_TASKS = {
+    "periods": reflect_periods,
     "validity": reflect_validity,
     "bigfive": reflect_bigfive,
     "entities": reflect_entities,
@@ -60,7 +65,8 @@ def reflect_steps(
     """Settings + the days to link -> every step run in order; a failed step stops no other.
 
     Returns the merged report; its `failed` maps each failed step to its error. Episodes
-    run only when an analysis is asked for over a window (the weekly reflection).
+    run only when an analysis is asked for over a window (the weekly reflection). The week
+    and month pages of the days are rewritten; without days, every one.
     `incremental` reflects only what the days' memories touch (see ReflectInputs).
     """
     run = ReflectInputs(
@@ -80,6 +86,7 @@ def reflect_steps(
         tz=settings.timezone,
         analyse=analyse,
         incremental=incremental,
+        lake_dir=settings.lake_dir,
     )
     results: dict[str, dict[str, Any]] = {}
     failed: dict[str, str] = {}

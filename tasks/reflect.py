@@ -26,7 +26,8 @@ from omoide import __version__, quality
 from omoide.core.days import day_bounds
 from omoide.core.errors import OmoideError
 from omoide.core.ids import stable_id
-from omoide.core.kinds import FACT_KINDS
+from omoide.core.kinds import DAY_KINDS, FACT_KINDS
+from omoide.core.location import StorePath
 from omoide.core.settings import EmbedSettings, LLMSettings
 from omoide.embed import get_embedder
 from omoide.llm import LLM, cached_ollama
@@ -90,6 +91,7 @@ class ReflectInputs:
     # facts move, their links; no Big Five or profile (a backfill's chunks; its closing
     # reflection over everything does those).
     incremental: bool = False
+    lake_dir: StorePath | None = None  # the week and month pages' time comes from its events
 
 
 def _cache_key(
@@ -122,7 +124,7 @@ def _cache_key(
     return key
 
 
-def _step(
+def reflect_step(
     step: str, tables: Sequence[str], prompt_version: str = "", asks_llm: bool = False
 ) -> Callable[[Callable[[ReflectInputs], dict[str, Any]]], Task]:
     """Step name + the tables it reads (+ prompt version, whether it asks an LLM) -> its @task."""
@@ -143,7 +145,7 @@ def _memories(run: ReflectInputs) -> lancedb.table.Table:
     return open_memories(run.db_dir, embedder.model, embedder.dim, create=False)
 
 
-def _llm(run: ReflectInputs, prompt_version: str) -> LLM | None:
+def step_llm(run: ReflectInputs, prompt_version: str) -> LLM | None:
     """Inputs + a step's prompt version -> the cached Ollama LLM, or None without one."""
     if run.llm is None:
         return None
@@ -156,11 +158,11 @@ def _traits(db_dir: Path) -> dict[str, float] | None:
     return current.scores.as_dict() if current is not None else None
 
 
-@_step("validity", ["memories"], validity.PROMPT_VERSION, asks_llm=True)
+@reflect_step("validity", ["memories"], validity.PROMPT_VERSION, asks_llm=True)
 def reflect_validity(run: ReflectInputs) -> dict[str, Any]:
     """W facts -> when each was true (the fact_validity table) and replaced ones marked in the vault; counts."""
     facts = memory_rows(_memories(run), kinds=["W"], with_vectors=True)
-    llm = _llm(run, validity.PROMPT_VERSION)
+    llm = step_llm(run, validity.PROMPT_VERSION)
     # The whole history every time: W facts are few, and a fact of any day may replace one of any other.
     found = validity.validities(facts, llm) if not facts.empty else {}
     saved = save_validity(open_validity(run.db_dir), found)
@@ -172,10 +174,10 @@ def reflect_validity(run: ReflectInputs) -> dict[str, Any]:
     return {"facts_superseded": superseded, "retain_lines_marked": len(marked)}
 
 
-@_step("entities", ["memories", "profile_history", "fact_validity"])
+@reflect_step("entities", ["memories", "profile_history", "fact_validity"])
 def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> entity pages and the entities table (with relationships); counts and new names."""
-    rows = memory_rows(_memories(run))
+    rows = memory_rows(_memories(run), kinds=DAY_KINDS)
     if rows.empty:
         return {}
     entities = collect_entities(rows)
@@ -198,16 +200,16 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     }
 
 
-@_step("opinions", ["memories"], opinions.PROMPT_VERSION, asks_llm=True)
+@reflect_step("opinions", ["memories"], opinions.PROMPT_VERSION, asks_llm=True)
 def reflect_opinions(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> opinions moved by new evidence, the opinions table and page; the moves."""
     memories = _memories(run)
-    rows = memory_rows(memories)
+    rows = memory_rows(memories, kinds=DAY_KINDS)
     if rows.empty:
         return {}
     facts = memory_rows(memories, kinds=FACT_KINDS, with_vectors=True)
     table = open_opinions(run.db_dir)
-    llm = _llm(run, opinions.PROMPT_VERSION)
+    llm = step_llm(run, opinions.PROMPT_VERSION)
     found, changes = opinions.update_opinions(opinions.load_opinions(table), facts, run.now, llm)
     opinions.upsert_opinions(table, found)
     write_opinions_page(run.vault_dir, found, cited_memories(rows, run.home))
@@ -216,25 +218,25 @@ def reflect_opinions(run: ReflectInputs) -> dict[str, Any]:
     return {"opinions": len(found), "opinion_changes": lines}
 
 
-@_step("links", ["memories"], links.PROMPT_VERSION, asks_llm=True)
+@reflect_step("links", ["memories"], links.PROMPT_VERSION, asks_llm=True)
 def reflect_links(run: ReflectInputs) -> dict[str, Any]:
     """Memories + the window's days -> `## Related Memories` blocks and backlinks; files rewritten."""
     existing = set(day_files(run.vault_dir))
     found = links.find_links(
-        _memories(run), run.days, existing, run.now, _llm(run, links.PROMPT_VERSION)
+        _memories(run), run.days, existing, run.now, step_llm(run, links.PROMPT_VERSION)
     )
     found.written = write_related(run.vault_dir, found.links)
     get_run_logger().info("reflect %s: links %s", run.label, found.as_dict())
     return {"links_written": len(found.written)}
 
 
-@_step("episodes", ["memories"], episodes.PROMPT_VERSION, asks_llm=True)
+@reflect_step("episodes", ["memories"], episodes.PROMPT_VERSION, asks_llm=True)
 def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
     """Memories of the window -> clusters of related memories on `bank/episodes.md`; how many."""
     first, last = min(run.days), max(run.days)
     since = day_bounds(date.fromisoformat(first), run.tz)[0]
     until = day_bounds(date.fromisoformat(last), run.tz)[1]
-    llm = _llm(run, episodes.PROMPT_VERSION)
+    llm = step_llm(run, episodes.PROMPT_VERSION)
     memories = _memories(run)
     found = episodes.episodes_between(memories, since, until, llm=llm)
     members = rows_with_ids(memories, [m for ep in found for m in ep.member_ids])
@@ -243,19 +245,19 @@ def reflect_episodes(run: ReflectInputs) -> dict[str, Any]:
     return {"episodes": len(found)}
 
 
-@_step("bigfive", ["memories"], bigfive.PROMPT_VERSION, asks_llm=True)
+@reflect_step("bigfive", ["memories"], bigfive.PROMPT_VERSION, asks_llm=True)
 def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     """Memories -> a Big Five analysis (offline estimate, and the LLM's) when one is due; added."""
     history = open_profile_history(run.db_dir)
     due = run.analyse or (run.analyse is None and analysis_due(load_analyses(history), run.now))
     if not due:
         return {"analyses_added": []}
-    rows = memory_rows(_memories(run))
+    rows = memory_rows(_memories(run), kinds=DAY_KINDS)
     if rows.empty:
         return {"analyses_added": []}
     people = people_in(rows, run.people, run.me)
     found = [bigfive.offline_big_five(rows, run.now, me=run.me, tz=run.tz, people=people)]
-    llm = _llm(run, bigfive.PROMPT_VERSION)
+    llm = step_llm(run, bigfive.PROMPT_VERSION)
     if llm is not None:
         try:
             found.append(bigfive.llm_big_five(rows, llm, run.now, me=run.me))
@@ -265,10 +267,10 @@ def reflect_bigfive(run: ReflectInputs) -> dict[str, Any]:
     return {"analyses_added": [a.source for a in found if record_analysis(history, a)]}
 
 
-@_step("profile", ["memories", "profile_history", "entities"])
+@reflect_step("profile", ["memories", "profile_history", "entities"])
 def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     """Memories + analyses -> the integrated profile (rebuilt on its triggers) and `bank/profile.md`."""
-    rows = memory_rows(_memories(run))
+    rows = memory_rows(_memories(run), kinds=DAY_KINDS)
     if rows.empty:
         return {}
     rows["strength"] = frame_strength(rows, run.now)

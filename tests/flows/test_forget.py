@@ -129,6 +129,9 @@ def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollect
 ) -> None:
     home, first, last = planted
     assert _hits(home, DOMAIN) and _hits(home, PERSON) and _hits(home, DAY)
+    # The week and month pages name the person too: the scans below prove they are rewritten.
+    pages = {"vault/memory/weekly/2026-W47.md", "vault/memory/monthly/2026-11.md"}
+    assert pages <= set(_hits(home, PERSON))
 
     before = sorted(p.stat().st_mtime_ns for p in (home / "lake").rglob("*.parquet"))
     preview = _cli(home, "forget", "--domain", "clinic-zq.example", "--dry-run", "--json")

@@ -175,13 +175,18 @@ def test_daily_reflects_into_bank_pages_and_the_weekly_flow_analyses(omoide_home
     assert "Offline estimate" in profile and "rests on" in profile
     related = memory_path(omoide_home / "vault", "2026-11-20").read_text(encoding="utf-8")
     assert "<!-- omoide:related:begin -->" in related and "[[2026-11-19]]" in related
+    week, month = _period_pages(omoide_home)
+    assert _day_links(week) == _day_links(month) == ["2026-11-19", "2026-11-20"]
+    assert "- [[2026-W47]] 16–22 November" in month.read_text(encoding="utf-8")
 
     from omoide.flows.daily import daily
 
-    before = {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()}
+    before = {p: p.read_bytes() for p in [*bank.rglob("*"), week, month] if p.is_file()}
     again = daily(day=LAST, return_state=True)
     assert again.is_completed() and again.result()["reflect"]["entity_pages_written"] == 0
-    assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before  # idempotent
+    assert again.result()["reflect"]["period_pages_written"] == 0
+    after = {p: p.read_bytes() for p in [*bank.rglob("*"), week, month] if p.is_file()}
+    assert after == before  # idempotent
 
     # Over the same memories the weekly analysis is the backfill's (same inputs, same id) ...
     weekly = reflect_flow(end=LAST, days=7, return_state=True)
@@ -196,3 +201,30 @@ def test_daily_reflects_into_bank_pages_and_the_weekly_flow_analyses(omoide_home
     analyses = load_analyses(open_profile_history(get_settings().lancedb_dir))
     assert [a.provenance["signals"]["active_days"] for a in analyses] == [2, 3]
     assert (bank / "profile.md").read_bytes() != before[bank / "profile.md"]
+    # The new day rewrote its week and month; a backfill of the whole sample changes no byte.
+    assert _day_links(week) == _day_links(month) == ["2026-11-18", "2026-11-19", "2026-11-20"]
+    pages = {p: p.read_bytes() for p in (omoide_home / "vault" / "memory").rglob("*.md")}
+    rows = _period_rows(omoide_home)
+    assert sorted(r["kind"] for r in rows) == ["month", "week"]
+    assert backfill(start=date(2026, 11, 18), end=LAST, return_state=True).is_completed()
+    assert {p: p.read_bytes() for p in (omoide_home / "vault" / "memory").rglob("*.md")} == pages
+    assert _period_rows(omoide_home) == rows
+
+
+def _period_pages(home: Path) -> tuple[Path, Path]:
+    """Home -> the sample's week and month pages (both must exist)."""
+    week = home / "vault" / "memory" / "weekly" / "2026-W47.md"
+    month = home / "vault" / "memory" / "monthly" / "2026-11.md"
+    assert week.exists() and month.exists()
+    return week, month
+
+
+def _day_links(page: Path) -> list[str]:
+    """A week or month page -> the days its `### Days` section links."""
+    return re.findall(r"^- \[\[(\d{4}-\d{2}-\d{2})\]\]", page.read_text(encoding="utf-8"), re.M)
+
+
+def _period_rows(home: Path) -> list[dict]:
+    """Home -> the week and month rows of LanceDB (all but the vectors), in id order."""
+    rows = _table(home).search().where("kind IN ('week', 'month')").limit(None).to_arrow()
+    return sorted(rows.drop(["vector"]).to_pylist(), key=lambda r: r["memory_id"])

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from omoide.answer.cite import Citation, shown
 from omoide.vault.page_reader import PageLine, page_sections
+from omoide.vault.period_pages import highlight_parts
 
 MAX_HIGHLIGHTS = 6
 MAX_KEPT = 3
@@ -106,12 +107,30 @@ def _linked_day(text: str, page: Page) -> date | None:
     return None
 
 
+def _in_period(day: str, page: Page) -> date | None:
+    """A day as written + a page -> that day when inside the page's period."""
+    try:
+        d = date.fromisoformat(day)
+    except ValueError:
+        return None
+    return d if page.first <= d <= page.last else None
+
+
 def _clean(text: str) -> str:
     """A page line -> plain words: wiki links as their names, block ids and trailing citations off."""
     text = re.sub(r"\s+\^[\w-]+$", "", text)
     text = re.sub(r"\s+—\s+from\s+`[^`]*`.*$", "", text)
     text = re.sub(r"\s*\(\[\[[^\]]+\]\]\)$", "", text)
     return _LINK.sub(lambda m: m.group(1), text).strip()
+
+
+def _sentences(text: str, limit: int) -> str:
+    """Text -> its whole sentences that fit in `limit` characters (at least the first, cut)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("。"))
+    return cut[: end + 1] if end > 0 else cut[: limit - 1] + "…"
 
 
 def _first_section(sections: dict[str, list[PageLine]], *names: str) -> list[PageLine]:
@@ -129,13 +148,18 @@ def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
     cites: list[Citation] = []
     summary = _first_section(sections, "Summary")
     if summary:
-        text = " ".join(_clean(s.text) for s in summary)
-        sentences.append(text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…")
+        sentences.append(_sentences(" ".join(_clean(s.text) for s in summary), SUMMARY_CHARS))
         cites.append(_cite(page, summary[0], home))
     highlights = _first_section(sections, "Highlights")[:MAX_HIGHLIGHTS]
     if highlights:
-        sentences.append("Highlights: " + "; ".join(_clean(h.text) for h in highlights) + ".")
-        cites += [_cite(page, h, home, _linked_day(h.text, page)) for h in highlights]
+        # A week's or month's highlight names the day it came from (vault.period_pages).
+        parts = [highlight_parts(h.text) for h in highlights]
+        texts = [p.text if p else _clean(h.text) for p, h in zip(parts, highlights, strict=True)]
+        sentences.append("Highlights: " + "; ".join(t.rstrip(" .") for t in texts) + ".")
+        cites += [
+            _cite(page, h, home, _in_period(p.day, page) if p else _linked_day(h.text, page))
+            for p, h in zip(parts, highlights, strict=True)
+        ]
     kept = [
         (m["text"], m["ref"], line)
         for line in _first_section(sections, "Retain")

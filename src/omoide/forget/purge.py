@@ -26,6 +26,7 @@ from omoide.store.lake import part_path, partition, read_facts, read_part, stage
 from omoide.store.memories import sql_list
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import drop_evidence
+from omoide.vault.period_pages import period_pages
 
 LOG_REMOVED = "[omoide forget: a line about something forgotten was removed]"
 
@@ -195,16 +196,24 @@ def redact_logs(logs_dir: Path, matcher: Matcher) -> int:
 
 
 def pages_quoting(memory_dir: Path, matcher: Matcher) -> list[date]:
-    """Vault `memory/` folder + matcher -> the days whose page quotes a needle."""
-    days = []
+    """Vault `memory/` folder + matcher -> the days whose page quotes a needle, and a day of each week or month page that does.
+
+    Making one day of a period again rewrites that period's pages (the reflection rewrites
+    the weeks and months of the days it is given), so one day with a page is enough.
+    """
+    days = set()
     for path in sorted(memory_dir.glob("*.md")) if memory_dir.exists() else []:
         try:
             day = date.fromisoformat(path.stem)
         except ValueError:
             continue
         if _holds(path, matcher):
-            days.append(day)
-    return days
+            days.add(day)
+    for period, path in period_pages(memory_dir.parent):
+        if _holds(path, matcher):
+            with_page = [d for d in period.days() if (memory_dir / f"{d}.md").exists()]
+            days.update(with_page[:1])
+    return sorted(days)
 
 
 def clear_day_marks(marks_dir: Path, days: Sequence[date]) -> int:

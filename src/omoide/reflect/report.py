@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 # The reflection's steps, in the order they run; each is one Prefect task.
-STEPS = ("validity", "bigfive", "entities", "opinions", "links", "episodes", "profile")
+STEPS = ("periods", "validity", "bigfive", "entities", "opinions", "links", "episodes", "profile")
 
 # What a step reports when it did nothing (or failed), so every key is always present.
 EMPTY: dict[str, Any] = {
@@ -22,6 +22,8 @@ EMPTY: dict[str, Any] = {
     "analyses_added": [],
     "profile_rebuilt": False,
     "profile_deltas": [],
+    "periods": 0,
+    "period_pages_written": 0,
 }
 
 
@@ -35,6 +37,7 @@ WRITES = (
     "analyses_added",
     "profile_rebuilt",
     "profile_deltas",
+    "period_pages_written",
 )
 
 
@@ -74,6 +77,7 @@ def reflect_markdown(label: str, report: Mapping[str, Any]) -> str:
         f"- episodes in the window: {r['episodes']}",
         f"- Big Five analyses added: {', '.join(r['analyses_added']) or 'none'}",
         f"- profile rebuilt: {'yes' if r['profile_rebuilt'] else 'no (no trigger)'}",
+        f"- week and month pages: {r['periods']} ({r['period_pages_written']} written)",
     ]
     if r["cached"]:
         lines.append(f"- served from cache (nothing changed): {', '.join(r['cached'])}")

@@ -40,7 +40,7 @@ from lancedb.index import FTS, Bitmap, BTree, IvfSq
 from omoide.core import schemas
 from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.core.ids import stable_id
-from omoide.core.kinds import OWN_BACKENDS
+from omoide.core.kinds import DAY_KINDS, OWN_BACKENDS
 from omoide.embed.base import Embedder
 from omoide.store.connect import connect_db
 
@@ -188,8 +188,9 @@ def rows_with_ids(table: lancedb.table.Table, ids: Sequence[str]) -> pd.DataFram
 
 
 def day_rows(table: lancedb.table.Table, day: str) -> pd.DataFrame:
-    """Table + local day -> that day's rows (all columns), ordered by ts and memory_id."""
-    frame = table.search().where(f"day = {sql_str(day)}").to_pandas()
+    """Table + local day -> that day's rows (all columns, no week or month row), ordered by ts and memory_id."""
+    where = f"day = {sql_str(day)} AND kind IN ({sql_list(DAY_KINDS)})"
+    frame = table.search().where(where).to_pandas()
     return frame.sort_values(["ts", "memory_id"], ignore_index=True)
 
 
@@ -370,8 +371,9 @@ def replace_day(
 ) -> UpsertStats:
     """A day's full set of records -> upserted, and that day's rows not in it deleted.
 
-    `kinds` limits the deletion to rows of those kinds (default: every kind of the day), so
-    a caller regenerating only some kinds leaves the others alone. `maintain=False` leaves
+    `kinds` limits the deletion to rows of those kinds (default: every kind a day is made
+    of, DAY_KINDS: a week or month row dated that day is the reflection's), so a caller
+    regenerating only some kinds leaves the others alone. `maintain=False` leaves
     the indices and compaction to a later `catch_up_indices` (a backfill, once per chunk).
     """
     facts = _facts(records, now)
@@ -380,9 +382,9 @@ def replace_day(
     if other:
         raise OmoideError(f"replace_day({day}) got records of other day(s): {sorted(other)}")
     stats = _write(table, facts, embedder)
+    kinds = DAY_KINDS if kinds is None else kinds
     where = f"day = {sql_str(day)}"
-    if kinds is not None:
-        where += f" AND kind IN ({sql_list(kinds)})" if kinds else " AND false"
+    where += f" AND kind IN ({sql_list(kinds)})" if kinds else " AND false"
     if ids:
         where += f" AND memory_id NOT IN ({sql_list(ids)})"
     # Counting first keeps a no-op replacement from creating a new table version.

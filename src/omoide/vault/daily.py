@@ -108,7 +108,7 @@ def render_block(
     return lines, at
 
 
-def _split_front_matter(lines: list[str]) -> tuple[list[str], list[str]]:
+def split_front_matter(lines: list[str]) -> tuple[list[str], list[str]]:
     """File lines -> (front matter lines without fences, the rest)."""
     if lines and lines[0].strip() == "---":
         for i in range(1, len(lines)):
@@ -120,14 +120,16 @@ def _split_front_matter(lines: list[str]) -> tuple[list[str], list[str]]:
 def without_front_matter(text: str) -> str:
     """Markdown file text -> the same text without its YAML front matter (for displays that show it as text)."""
     lines = text.splitlines()
-    body = _split_front_matter(lines)[1]
+    body = split_front_matter(lines)[1]
     if len(body) == len(lines):  # no closed front matter: nothing to strip
         return text
     return "\n".join(body).lstrip("\n") + ("\n" if text.endswith("\n") else "")
 
 
-def _merge_front_matter(old: list[str], owned: dict[str, object]) -> list[str]:
-    """User front matter lines + omoide's keys -> front matter with the user's other keys verbatim."""
+def merge_front_matter(
+    old: list[str], owned: dict[str, object], owned_keys: Sequence[str] = OWNED_KEYS
+) -> list[str]:
+    """User front matter lines + omoide's keys (+ every key omoide owns on this page) -> front matter with the user's other keys verbatim."""
     blocks: list[tuple[str | None, list[str]]] = []
     for line in old:
         m = _KEY_LINE.match(line)
@@ -141,13 +143,13 @@ def _merge_front_matter(old: list[str], owned: dict[str, object]) -> list[str]:
     for key, value in owned.items():
         out += yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True).splitlines()
     for key, block in blocks:
-        if key not in OWNED_KEYS:
+        if key not in owned_keys:
             out += block
     return out
 
 
-def _tags(old: list[str]) -> list[str]:
-    """User front matter lines -> their tags plus omoide's, order kept."""
+def front_matter_tags(old: list[str], own: Sequence[str] = ("omoide", "daily")) -> list[str]:
+    """User front matter lines (+ omoide's tags for the page) -> their tags plus omoide's, order kept."""
     try:
         meta = yaml.safe_load("\n".join(old)) or {}
     except yaml.YAMLError:
@@ -156,7 +158,20 @@ def _tags(old: list[str]) -> list[str]:
     if isinstance(user, str):
         user = [user]
     tags = [str(t) for t in user] if isinstance(user, list) else []
-    return list(dict.fromkeys([*tags, "omoide", "daily"]))
+    return list(dict.fromkeys([*tags, *own]))
+
+
+def around_block(body: list[str]) -> tuple[list[str], list[str]]:
+    """A page's lines after its front matter -> (the user's lines before omoide's block, those after it).
+
+    A page without the block keeps all its lines before where the block goes, a blank line between.
+    """
+    begin = next((i for i, line in enumerate(body) if is_begin(line)), None)
+    if begin is None:
+        before = body if body else [""]
+        return ([*before, ""] if before[-1].strip() else before), []
+    end = next((i for i in range(begin, len(body)) if is_end(body[i])), len(body) - 1)
+    return body[:begin], body[end + 1 :]
 
 
 def write_daily(
@@ -165,26 +180,16 @@ def write_daily(
     """Day summary -> vault/memory/DAY.md (only omoide's parts replaced); lines of each memory."""
     path = memory_path(vault_dir, summary.day)
     old_text = path.read_text(encoding="utf-8") if path.exists() else ""
-    front, body = _split_front_matter(old_text.splitlines())
+    front, body = split_front_matter(old_text.splitlines())
     owned = {
         "date": summary.day,
-        "tags": _tags(front),
+        "tags": front_matter_tags(front),
         "backend": summary.backend,
         "model": summary.model,
     }
-    head = ["---", *_merge_front_matter(front, owned), "---"]
+    head = ["---", *merge_front_matter(front, owned), "---"]
     block, offsets = render_block(summary, sessions, digest_id)
-    begin = next((i for i, line in enumerate(body) if is_begin(line)), None)
-    end = None
-    if begin is not None:
-        end = next((i for i in range(begin, len(body)) if is_end(body[i])), len(body) - 1)
-    if begin is None:
-        before = body if body else [""]
-        if before[-1].strip():
-            before = [*before, ""]
-        after: list[str] = []
-    else:
-        before, after = body[:begin], body[end + 1 :]  # type: ignore[operator]
+    before, after = around_block(body)
     # Marks the reflection put on replaced facts stay until it changes them.
     block = carried_marks(body, block)
     lines = [*head, *before, *block, *after]

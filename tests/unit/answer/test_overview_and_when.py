@@ -38,7 +38,7 @@ Three days of warelay work and a ryokan booked.
 
 ### Highlights
 
-- Shipped the warelay sync fix ([[2026-11-19]])
+- Shipped the warelay sync fix ([[2026-11-19#^m171403d005]] · `sources/notes/2026-11-19.md#L23`)
 """
 
 
@@ -69,6 +69,7 @@ def test_an_overview_reads_the_smallest_page_and_cites_each_line(tmp_path: Path)
     (vault / "memory/weekly/2026-W47.md").write_text(WEEK, encoding="utf-8")
     text, cites, basis = overview(vault, home, first, last)
     assert basis == "week page" and text.startswith("The week 2026-W47: Three days")
+    assert "Shipped the warelay sync fix." in text and "`" not in text
     assert ("vault/memory/weekly/2026-W47.md#L7", "2026-11-19") in [
         (c.source, c.day) for c in cites
     ]
