@@ -99,8 +99,11 @@ def test_an_agent_lists_the_tools_and_pages_and_calls_each_tool(sample_two_days:
         got["detail"]["sessions"] and len(json.dumps(got["detail"], ensure_ascii=False)) <= 16_000
     )
     assert got["ask"]["kind"] == "when" and got["ask"]["when"] == "2026-11-20T22:10:24+01:00"
+    # The citation is the line of the home's own chat file that holds Peter's last message.
+    chat = (sample_two_days / "sources/chat/chat.jsonl").read_text(encoding="utf-8").splitlines()
+    (line,) = [n for n, text in enumerate(chat, 1) if '"2026-11-20T22:10:24+01:00"' in text]
     assert got["ask"]["citations"] == [
-        {"source": "sources/chat/chat.jsonl#L28", "day": "2026-11-20"}
+        {"source": f"sources/chat/chat.jsonl#L{line}", "day": "2026-11-20"}
     ]
     recent = got["recent"]
     assert recent["window"] == {"since": "2026-11-19", "until": "2026-11-20"}
