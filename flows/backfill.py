@@ -10,6 +10,7 @@ from typing import Any
 
 from prefect import flow, get_client, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
+from prefect.futures import PrefectFuture
 from prefect.task_runners import TaskRunner
 
 from omoide.core import progress
@@ -17,14 +18,13 @@ from omoide.core.days import days_between
 from omoide.core.errors import Incomplete, NoSourcesError
 from omoide.core.settings import Settings, get_settings
 from omoide.core.writer_lock import writer_lock
-from omoide.flows.daily import DayIncomplete, daily, stage_day
+from omoide.flows.daily import DayIncomplete, daily, day_counts, mark_day, stage_day
 from omoide.flows.reflect import reflect_failure, reflect_steps
-from omoide.store.day_marks import mark_completed
 from omoide.store.serial import LANCEDB_WRITES
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.plan import plan_days
 from omoide.tasks.summarize import choose_llm
-from omoide.tasks.upkeep import index_upkeep
+from omoide.tasks.upkeep import index_upkeep, prune_old_versions
 
 # Days of a backfill reflected together (their links, then entities, opinions, profile).
 REFLECT_EVERY = 30
@@ -32,6 +32,8 @@ REFLECT_EVERY = 30
 
 # Reasons a failed backfill's one line names before it points at the table.
 SHOWN_REASONS = 3
+# How often a wait for a day in another thread looks up (so a stop signal is seen within it).
+WAIT_STEP_S = 0.5
 
 
 class BackfillIncomplete(Incomplete):
@@ -102,7 +104,7 @@ def _run_days(
             staged = _staged(runner, chunk, force)
         for day, outcome in _side_by_side(chunk, force, settings.backfill_workers, staged):
             if outcome["ok"]:
-                outcomes[day] = {"ok": True, **_counts(outcome["summary"])}
+                outcomes[day] = {"ok": True, **day_counts(outcome["summary"])}
                 pending[day] = outcome["summary"]
             else:
                 outcomes[day] = outcome
@@ -132,10 +134,10 @@ def _run_days(
         if reflected["failed"]:
             problems.append(reflect_failure(label, reflected))
             continue
-        # A day is done once its reflection is: only then may a re-run skip it.
+        # A day is done once its reflection is: only then may a re-run skip it. A day with
+        # no key (a live aw-server) is marked too, so a catch-up knows it is done.
         for d, summary in pending.items():
-            if keys[d] is not None:
-                _mark(settings, d, keys[d], summary, outcomes[d])
+            mark_day(settings, d, keys[d], summary)
     results = {d.isoformat(): outcomes[d] for d in days}
     # One reflection over everything: the Big Five and profile (their signals, such as
     # active days, cover the range), every entity's page as of now.
@@ -143,6 +145,13 @@ def _run_days(
     analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
     if analysed["failed"]:
         problems.append(reflect_failure(label, analysed))
+    with LANCEDB_WRITES:
+        pruned = prune_old_versions(
+            settings.lancedb_dir, settings.keep_versions_days, return_state=True
+        )
+    if not pruned.is_completed():
+        # Nothing stored is at stake: the old versions wait for the weekly reflection's prune.
+        get_run_logger().warning("pruning old LanceDB versions failed: %s", pruned.message)
     publish_markdown(
         _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
     )
@@ -205,7 +214,7 @@ def backfill_day(day: date, force: bool, staged: bool = False) -> dict[str, Any]
             "ok": False,
             "error": str(exc),
             "failed_sources": summary["failed_sources"],
-            **_counts(summary),
+            **day_counts(summary),
         }
     return {"ok": False, "error": state.message or state.name}
 
@@ -235,7 +244,7 @@ def _staged(runner: TaskRunner, chunk: Sequence[date], force: bool) -> dict[date
     futures = {d: runner.submit(stage_day, {"day": d, "force": force}) for d in chunk}
     out: dict[date, dict[str, Any]] = {}
     for day, future in futures.items():
-        future.wait()
+        _wait(future)
         state = future.state
         if state.is_completed():
             out[day] = {"ok": True, **future.result()}
@@ -263,11 +272,21 @@ def _side_by_side(
                 work["llm_calls"] += staged[day]["llm_calls"]
             yield day, outcome
         return
+    if workers == 1:
+        # In this thread: a stop signal (handled by the main thread) then interrupts the day
+        # itself, which a thread waiting on a worker's future would only see once it ended.
+        for day in chunk:
+            state = backfill_day(day, force, return_state=True)
+            if state.is_completed():
+                yield day, state.result()
+            else:
+                yield day, {"ok": False, "error": state.message or state.name}
+        return
     queue = iter(chunk)
     flying = deque((d, backfill_day.submit(d, force)) for d in islice(queue, workers))
     while flying:
         day, future = flying.popleft()
-        future.wait()
+        _wait(future)
         state = future.state
         for nxt in islice(queue, 1):
             flying.append((nxt, backfill_day.submit(nxt, force)))
@@ -277,26 +296,14 @@ def _side_by_side(
             yield day, {"ok": False, "error": state.message or state.name}
 
 
-def _mark(
-    settings: Settings, day: date, key: str, summary: dict[str, Any], figures: dict[str, Any]
-) -> None:
-    """A completed day's summary -> its mark: input key, the files it produced, its figures."""
-    outputs = [r["path"] for r in summary["sources"].values()]
-    outputs += [summary["sessions"]["path"], summary["digest"]["path"], summary["digest"]["vault"]]
-    shown = {k: v for k, v in figures.items() if k not in ("ok", "llm_calls", "embedded")}
-    mark_completed(settings.day_marks_dir, day, key, outputs, shown)
+def _wait(future: PrefectFuture[Any]) -> None:
+    """A task's future -> returned once it is done, waiting in short steps.
 
-
-def _counts(summary: dict[str, Any]) -> dict[str, int]:
-    """Daily summary -> the figures shown per day."""
-    return {
-        "events": sum(r["events"] for r in summary["sources"].values()),
-        "quarantined": sum(r["quarantined"] for r in summary["sources"].values()),
-        "sessions": summary["sessions"]["sessions"],
-        "memories": summary["memories"]["memories"],
-        "facts": summary["digest"]["facts"],
-        **summary["work"],
-    }
+    A wait without a timeout ends only with the task: a stop signal the kernel hands to one
+    of the process's other threads would reach this (main) thread only then.
+    """
+    while not future.state.is_final():
+        future.wait(timeout=WAIT_STEP_S)
 
 
 def _markdown(results: dict[str, Any]) -> str:

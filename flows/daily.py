@@ -1,4 +1,8 @@
-"""The daily flow: collect → sanitize → sessionize → summarize → embed → reflect one local day, every edge gated."""
+"""The daily flow: collect → sanitize → sessionize → summarize → embed → reflect one local day, every edge gated.
+
+Given no day (the 02:00 schedule, `omoide run`) it catches up: every day after the newest
+completed day mark up to yesterday, oldest first, each a daily flow run of its own.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +20,18 @@ from omoide.core.errors import Incomplete, NoSourcesError
 from omoide.core.settings import Settings, SourceConfig, get_settings
 from omoide.core.writer_lock import writer_lock
 from omoide.flows.reflect import reflect_failure, reflect_steps
+from omoide.store.day_marks import (
+    CatchUp,
+    backfill_command,
+    catch_up,
+    mark_completed,
+    marked_days,
+)
 from omoide.store.serial import LANCEDB_WRITES
 from omoide.tasks.artifacts import publish_markdown
 from omoide.tasks.embed import embed_day
 from omoide.tasks.ingest import ingest_day
+from omoide.tasks.plan import plan_days
 from omoide.tasks.repair import repair_lancedb
 from omoide.tasks.sessionize import sessionize_day
 from omoide.tasks.summarize import choose_llm, summarize_and_write
@@ -29,12 +41,17 @@ class DayIncomplete(Incomplete):
     """Some sources or reflection steps of a day failed; the rest still ran (`partial`: the day's summary)."""
 
 
+class CatchUpIncomplete(Incomplete):
+    """Some days of a catch-up failed; the others completed (`partial`: the catch-up's report)."""
+
+
 def daily_run_name() -> str:
-    """Flow-run parameters -> 'daily-YYYY-MM-DD' (the default day resolved)."""
+    """Flow-run parameters -> 'daily-YYYY-MM-DD', or 'catch-up-FIRST[-LAST]' for a run given no day."""
     day = flow_run.parameters.get("day")
-    if day is None:
-        day = yesterday(get_settings().timezone, datetime.now(UTC))
-    return f"daily-{day}"
+    if day is not None:
+        return f"daily-{day}"
+    days = _plan(get_settings(), datetime.now(UTC)).days
+    return f"catch-up-{days[0]}" + (f"-{days[-1]}" if len(days) > 1 else "")
 
 
 @flow(name="daily", flow_run_name=daily_run_name, log_prints=False)
@@ -47,12 +64,14 @@ def daily(
     reflect: bool = True,
     staged: bool = False,
 ) -> dict[str, Any]:
-    """Local day (default yesterday) -> lake events and sessions, vault digest, LanceDB memories.
+    """Local day -> lake events and sessions, vault digest, LanceDB memories; its summary.
 
-    `reflect=False` leaves the reflection and the LanceDB index upkeep to the caller: a
-    backfill does both once per chunk of days, not once per day. `staged=True`: a backfill
-    on Dask has just run this day's collect-to-summarize tasks (`stage_day`), so `force`
-    does not run them again.
+    Without a day, every day after the newest completed one up to yesterday (at most
+    `catch_up_days`), each a nested daily run; the report maps each day to its outcome and
+    names an older gap's backfill (`catch_up_run`). `reflect=False` leaves the reflection,
+    the LanceDB index upkeep and the day mark to the caller: a backfill does them once per
+    chunk of days, not once per day. `staged=True`: a backfill on Dask has just run this
+    day's collect-to-summarize tasks (`stage_day`), so `force` does not run them again.
     """
     settings = get_settings()
     if not settings.sources and not _nested():
@@ -65,9 +84,88 @@ def daily(
         sweep=settings.written_dirs,
         store=settings.storage_root,
     ):
+        if day is None:
+            return catch_up_run(
+                settings, session_gap_s, min_dwell_s, excluded_domains, force, reflect
+            )
         return _run_day(
             settings, day, session_gap_s, min_dwell_s, excluded_domains, force, reflect, staged
         )
+
+
+def catch_up_run(
+    settings: Settings,
+    session_gap_s: float | None,
+    min_dwell_s: float | None,
+    excluded_domains: list[str] | None,
+    force: bool,
+    reflect: bool,
+) -> dict[str, Any]:
+    """Settings (+ the daily flow's overrides) -> each missed day run, oldest first; report of days, gap, first.
+
+    A failed day stops no later one (a browser's history is expiring meanwhile): it gets no
+    mark, the report says why and the run ends failed naming the command that re-runs it.
+    """
+    logger = get_run_logger()
+    plan = _plan(settings, datetime.now(UTC))
+    gap = None
+    if plan.first:
+        logger.info(
+            "no day of this home has completed yet: running %s only; `omoide backfill --all` "
+            "fills in what your sources hold from before",
+            plan.days[0],
+        )
+    if plan.gap is not None:
+        command = backfill_command(*plan.gap)
+        gap = {"start": plan.gap[0].isoformat(), "end": plan.gap[1].isoformat(), "command": command}
+        logger.warning(
+            "%s..%s were never run and are more than catch_up_days=%d days back: fill them with `%s`",
+            *plan.gap,
+            settings.catch_up_days,
+            command,
+        )
+    if len(plan.days) > 1:
+        logger.info("catching up %d days: %s..%s", len(plan.days), plan.days[0], plan.days[-1])
+    days = {}
+    for d in plan.days:
+        state = daily(
+            day=d,
+            session_gap_s=session_gap_s,
+            min_dwell_s=min_dwell_s,
+            excluded_domains=excluded_domains,
+            force=force,
+            reflect=reflect,
+            return_state=True,
+        )
+        days[d.isoformat()] = _outcome(state)
+    report = {"days": days, "gap": gap, "first": plan.first}
+    failed = {d: r["error"] for d, r in days.items() if not r["ok"]}
+    if len(failed) == 1 and len(days) == 1:
+        raise CatchUpIncomplete(next(iter(failed.values())), report)
+    if failed:
+        again = "; ".join(f"`omoide run --day {d}`" for d in failed)
+        why = "; ".join(f"{d}: {e}" for d, e in failed.items())
+        raise CatchUpIncomplete(
+            f"{len(failed)} of {len(days)} days failed ({why}); run them again with {again}",
+            report,
+        )
+    return report
+
+
+def _plan(settings: Settings, now: datetime) -> CatchUp:
+    """Settings + now -> the days a run given no day works on."""
+    last = yesterday(settings.timezone, now)
+    return catch_up(marked_days(settings.day_marks_dir), last, settings.catch_up_days)
+
+
+def _outcome(state: Any) -> dict[str, Any]:
+    """A nested daily run's final state -> ok and its summary, or the error and what still landed."""
+    if state.is_completed():
+        return {"ok": True, "summary": state.result()}
+    exc = state.result(raise_on_failure=False)
+    partial = exc.partial if isinstance(exc, DayIncomplete) else None
+    error = str(exc) if isinstance(exc, Exception) else state.message or state.name
+    return {"ok": False, "error": error, "summary": partial}
 
 
 def _run_day(
@@ -82,7 +180,11 @@ def _run_day(
 ) -> dict[str, Any]:
     """The daily flow's body, run while the home's writer lock is held."""
     now = datetime.now(UTC)
-    day = day or yesterday(settings.timezone, now)
+    # The day's input key is taken before it is read, so inputs that change during the run
+    # make the mark stale rather than cover records the run never saw. A day run with
+    # parameters other than the settings is marked without a key: done, but never skipped.
+    overridden = any(v is not None for v in (session_gap_s, min_dwell_s, excluded_domains))
+    key = plan_days(settings, [day], now)[0][day] if reflect and not overridden else None
     common, sess_args, sum_args = stage_args(
         settings, day, now, session_gap_s, min_dwell_s, excluded_domains
     )
@@ -154,7 +256,30 @@ def _run_day(
         problems.append(reflect_failure(day.isoformat(), reflected))
     if problems:
         raise DayIncomplete("; ".join(problems), summary)
+    if reflect:
+        # Reflected too: done (a backfill marks its days once their chunk is reflected).
+        mark_day(settings, day, key, summary)
     return summary
+
+
+def mark_day(settings: Settings, day: date, key: str | None, summary: dict[str, Any]) -> None:
+    """A completed, reflected day's summary + its input key -> its mark: the key, the files it produced, its figures."""
+    outputs = [r["path"] for r in summary["sources"].values()]
+    outputs += [summary["sessions"]["path"], summary["digest"]["path"], summary["digest"]["vault"]]
+    shown = {k: v for k, v in day_counts(summary).items() if k not in ("llm_calls", "embedded")}
+    mark_completed(settings.day_marks_dir, day, key, outputs, shown)
+
+
+def day_counts(summary: dict[str, Any]) -> dict[str, int]:
+    """Daily summary -> the figures shown per day."""
+    return {
+        "events": sum(r["events"] for r in summary["sources"].values()),
+        "quarantined": sum(r["quarantined"] for r in summary["sources"].values()),
+        "sessions": summary["sessions"]["sessions"],
+        "memories": summary["memories"]["memories"],
+        "facts": summary["digest"]["facts"],
+        **summary["work"],
+    }
 
 
 def _nested() -> bool:

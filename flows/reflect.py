@@ -27,6 +27,7 @@ from omoide.tasks.reflect import (
     reflect_validity,
 )
 from omoide.tasks.summarize import choose_llm
+from omoide.tasks.upkeep import prune_old_versions
 
 # The week and month pages come first: they write rows to `memories`, whose version is in
 # every step's cache key, so written before the others start, a re-run finds the others
@@ -153,6 +154,12 @@ def reflect_flow(
     ):
         llm = choose_llm(settings.llm)
         report = reflect_steps(settings, llm, window, label, now, analyse=analyse, force=force)
+        # Weekly, while no other writer runs: LanceDB keeps every write's version until then.
+        pruned = prune_old_versions(
+            settings.lancedb_dir, settings.keep_versions_days, return_state=True
+        )
+    if not pruned.is_completed():
+        get_run_logger().warning("pruning old LanceDB versions failed: %s", pruned.message)
     if report["failed"]:
         raise ReflectIncomplete(reflect_failure(label, report))
     return report

@@ -20,6 +20,16 @@ from omoide.tasks.summarize import SUMMARIZE_VERSION
 
 # Every stage's version: a release that changes any stage re-runs every day.
 PIPELINE = (INGEST_VERSION, SESSIONIZE_VERSION, SUMMARIZE_VERSION, EMBED_VERSION, REFLECT_VERSION)
+# Settings that say how and when runs happen, not what a day becomes: a change re-runs nothing.
+OPERATIONAL = {
+    "lock_timeout_s",
+    "backfill_workers",
+    "dask",
+    "dask_scheduler",
+    "dask_workers",
+    "catch_up_days",
+    "keep_versions_days",
+}
 
 
 @task(
@@ -33,7 +43,7 @@ def plan_days(
 ) -> tuple[dict[date, str | None], dict[date, dict[str, Any]]]:
     """Settings + days -> (each day's input key, None when it cannot be keyed; the figures of days already done from these inputs)."""
     prints = [span_fingerprints(s, days, settings.timezone, now) for s in settings.sources]
-    config = settings.model_dump_json()
+    config = settings.model_dump_json(exclude=OPERATIONAL)
     keys: dict[date, str | None] = {}
     for day in days:
         per_source = [p[day] for p in prints]

@@ -120,6 +120,7 @@ SAMPLE_HOME_MODULES = (
     "tests/unit/agents/test_mcp.py",
     "tests/flows/test_commands_on_sample.py",
     "tests/unit/memory/test_active_time.py",
+    "tests/unit/cli/test_status.py",
 )
 # The longest modules, longest first (seconds on a quiet 2-core run of 2026-11-26). xdist hands
 # out groups in collection order, so these start first and the short tests fill in around
@@ -136,6 +137,7 @@ LONGEST_FIRST = (
     "tests/flows/test_commands_on_sample.py",  # the sample-home group, about 200
     "tests/faults/test_busy_and_concurrent.py",  # about 130
     "tests/flows/test_deployments.py",  # 102
+    "tests/flows/test_service_run.py",  # 91, a fresh Prefect server's first start
     "tests/flows/test_backfill_dask.py",  # 99
     "tests/flows/test_settle.py",  # 95 with its fixture
 )

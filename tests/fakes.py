@@ -200,3 +200,22 @@ def backfilled_sample(home: Path, days: int) -> Path:
     r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return home
+
+
+class FakeServiceTool:
+    """A service manager's command-line tool (systemctl, launchctl, schtasks): records each command
+    line and answers from a table of command-line prefixes (default: success), never touching the machine."""
+
+    def __init__(self, answers: dict[str, Any] | None = None) -> None:
+        self.answers = answers or {}
+        self.calls: list[list[str]] = []
+
+    def __call__(self, command: Sequence[str]) -> Any:
+        from omoide.service.control import Answer
+
+        self.calls.append(list(command))
+        line = " ".join(command)
+        for start, answer in self.answers.items():
+            if line.startswith(start):
+                return answer
+        return Answer(0, "", "")

@@ -19,6 +19,8 @@ from omoide.cli.memory import mcp_command, recall_command, reindex_command
 from omoide.cli.reflect import entity_command, profile_app
 from omoide.cli.runtime import current_log
 from omoide.cli.server import server
+from omoide.cli.service import service_app
+from omoide.cli.status import status_command
 from omoide.core.errors import OmoideError
 from omoide.core.offline import go_offline
 
@@ -32,6 +34,7 @@ for command in (run.init, run.sample, run.run, run.backfill, run.reflect, run.se
     app.command()(command)
 app.command("server")(server)
 app.command("doctor")(doctor_command)
+app.command("status")(status_command)
 app.command("ask")(ask_command)
 app.command("recall")(recall_command)
 app.command("reindex")(reindex_command)
@@ -42,6 +45,7 @@ app.command("import")(import_command)
 app.command("entity")(entity_command)
 app.add_typer(profile_app, name="profile")
 app.add_typer(bench_app, name="bench")
+app.add_typer(service_app, name="service")
 err = Console(stderr=True)
 
 

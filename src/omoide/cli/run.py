@@ -17,14 +17,16 @@ from rich.table import Column, Table
 
 from omoide.cli.runtime import (
     deployment_environment,
+    drain_logs,
     flow_modules,
     outcome,
     partial_outcome,
     run_flow,
     writing,
 )
+from omoide.cli.stop import stop_on_signals
 from omoide.core import progress
-from omoide.core.days import days_between, parse_day, yesterday
+from omoide.core.days import days_between, parse_day
 from omoide.core.errors import NoSourcesError, OmoideError
 from omoide.core.settings import get_settings
 
@@ -86,24 +88,59 @@ def sample(
 
 def run(
     day: Annotated[
-        str | None, typer.Option(help="Local day YYYY-MM-DD (default: yesterday).")
+        str | None,
+        typer.Option(
+            help="Local day YYYY-MM-DD (default: yesterday and every day missed since the "
+            "newest completed one, at most `catch_up_days`)."
+        ),
     ] = None,
     force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
 ) -> None:
-    """Run the daily flow for one day."""
+    """Run the daily flow for one day, or catch up to yesterday."""
     settings = get_settings()
-    the_day = parse_day(day) if day else yesterday(settings.timezone, datetime.now(UTC))
+    the_day = parse_day(day) if day else None
     if not settings.sources:
         raise NoSourcesError(settings.home)
-    with writing(settings, f"omoide run --day {the_day}"):
+    command = f"omoide run --day {the_day}" if the_day else "omoide run"
+    with writing(settings, command):
         daily_module, _, _ = flow_modules(settings.home, "run")
         state = run_flow(daily_module.daily, day=the_day, force=force)
-    # A day with a source that failed still shows what landed, that source's row saying why.
-    summary, error = partial_outcome(state, f"the daily run for {the_day}")
-    if summary is not None:
-        _print_day(summary)
+    if the_day is None:
+        # Every day run is shown, a failed one with what landed, before the error's one line.
+        report, error = partial_outcome(state, "the daily run")
+        if report is not None:
+            _print_catch_up(report)
+    else:
+        # A day with a source that failed still shows what landed, that source's row saying why.
+        summary, error = partial_outcome(state, f"the daily run for {the_day}")
+        if summary is not None:
+            _print_day(summary)
     if error is not None:
         raise error
+
+
+def _print_catch_up(report: dict) -> None:
+    """A catch-up's report -> a table per day run on stdout; the days it left to a backfill on stderr."""
+    if report["first"]:
+        err.print(
+            "no day of this home had completed yet: `omoide backfill --all` processes what your "
+            "sources hold from before yesterday",
+            highlight=False,
+            soft_wrap=True,
+        )
+    gap = report["gap"]
+    if gap is not None:
+        err.print(
+            f"[yellow]not run:[/] {gap['start']} to {gap['end']}, more than `catch_up_days` back: "
+            f"fill them with `{gap['command']}`",
+            highlight=False,
+            soft_wrap=True,
+        )
+    for day, r in report["days"].items():
+        if r["summary"] is not None:
+            _print_day(r["summary"])
+        else:
+            out.print(f"omoide {day}: [red]failed[/]: {escape(r['error'])}", soft_wrap=True)
 
 
 def backfill(
@@ -282,16 +319,32 @@ def serve() -> None:
     daily_module, backfill_module, reflect_module = flow_modules(settings.home, "serve")
     from prefect import serve as prefect_serve
 
-    where = (
-        os.environ.get("PREFECT_API_URL")
-        or "an ephemeral server (start `omoide server` for the UI)"
-    )
+    where = os.environ.get("PREFECT_API_URL")
+    if not where:
+        # Prefect runs its scheduler (and its late-run marking) only in a long-lived server:
+        # measured, a serve on its ephemeral one had no scheduled run after two minutes.
+        err.print(
+            "[yellow]omoide:[/] no `omoide server` runs for this home, so nothing runs on "
+            "schedule: Prefect's short-lived server creates no scheduled runs. Start `omoide "
+            "server` first.",
+            highlight=False,
+            soft_wrap=True,
+        )
+        where = "an ephemeral server"
     out.print(
         f"Serving daily at 02:00 and reflect on Sundays at 03:00 ({settings.timezone}), and backfill, "
         f"on {where}.",
         highlight=False,
     )
-    prefect_serve(*deployments(daily_module, backfill_module, settings.timezone, reflect_module))
+    served = deployments(daily_module, backfill_module, settings.timezone, reflect_module)
+    with stop_on_signals("serve", code=0, drain=drain_logs) as stopper:
+        # Not paused on the way out: pausing asks the server once per deployment, and when the
+        # server is already gone (a service manager stops both) each call retried for 70 s.
+        # The schedules stay with the server, whose runs wait as late until serve is back.
+        prefect_serve(*served, pause_on_shutdown=False)
+        if stopper is not None:
+            # prefect.serve returns only once stopped: end now, the served runs with it.
+            stopper.end()
 
 
 def deployments(daily_module, backfill_module, timezone: str, reflect_module) -> list:  # noqa: ANN001
@@ -299,13 +352,15 @@ def deployments(daily_module, backfill_module, timezone: str, reflect_module) ->
     from prefect.schedules import Cron
 
     # No job variables: Prefect takes them only with a work pool. Served runs inherit this
-    # process's environment instead (see `serve`).
+    # process's environment instead (see `serve`). One run of each schedule at a time, as in
+    # prefect.yaml: after nights switched off, their late runs all start at once, and those
+    # waiting on the writer lock behind a long catch-up would give up after lock_timeout_s.
     return [
         daily_module.daily.to_deployment(
-            name="daily", schedule=Cron("0 2 * * *", timezone=timezone)
+            name="daily", schedule=Cron("0 2 * * *", timezone=timezone), concurrency_limit=1
         ),
         backfill_module.backfill.to_deployment(name="backfill"),
         reflect_module.reflect_flow.to_deployment(
-            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone)
+            name="reflect", schedule=Cron("0 3 * * 0", timezone=timezone), concurrency_limit=1
         ),
     ]

@@ -15,9 +15,11 @@ from types import ModuleType
 from typing import Any
 
 import httpx
+import psutil
 import yaml
 from rich.console import Console
 
+from omoide.cli.stop import stop_on_signals
 from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.offline import OFFLINE_ENV, go_offline
@@ -132,17 +134,15 @@ def _is_loopback(url: str) -> bool:
     return httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
 
 
+def _writer_pid(log: Path) -> int:
+    """A log file's path -> the id of the process that wrote it (the name's last part), 0 if none."""
+    last = log.stem.rsplit("-", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
 def _alive(pid: int) -> bool:
-    """Process id -> whether such a process exists."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: it exists
-        return True
-    return True
+    """Process id -> whether such a process exists (on every platform: os.kill(pid, 0) ends it on Windows)."""
+    return pid > 0 and psutil.pid_exists(pid)
 
 
 def run_log(home: Path, command: str, now: datetime) -> Path:
@@ -164,7 +164,10 @@ def new_log(home: Path, command: str, now: datetime) -> Path:
     """Home + command + now -> the path of this command's log file under home/logs/ (older ones pruned)."""
     logs = private_dir(home / "logs")
     for old in sorted(logs.glob("*.log"))[: -KEPT_LOGS + 1]:
-        old.unlink(missing_ok=True)
+        # A log still being written stays: `omoide serve` writes one for weeks, and
+        # `omoide status` reads its runs from it.
+        if not _alive(_writer_pid(old)):
+            old.unlink(missing_ok=True)
     name = re.sub(r"[^\w.-]+", "-", command).strip("-")
     path = logs / f"{now:%Y%m%d-%H%M%S}-{name}-{os.getpid()}.log"
     _run_log[:] = [path]
@@ -181,6 +184,11 @@ def _file_logging(path: Path) -> dict[str, Any]:
         raise OmoideError("Prefect is not installed")
     text = (Path(spec.origin).parent / "logging" / "logging.yml").read_text(encoding="utf-8")
     config = yaml.safe_load(text)
+    # With the date: `omoide serve` logs to one file for weeks, and `omoide status` reads when
+    # each run ended from it (omoide.core.run_logs).
+    for formatter in config["formatters"].values():
+        if "datefmt" in formatter:
+            formatter["datefmt"] = "%Y-%m-%d %H:%M:%S"
     # Prefect fills ${SETTING} placeholders when it loads the file: a `$` in the path must stay one.
     config["handlers"]["console"] = {
         "level": 0,
@@ -211,22 +219,38 @@ def flow_modules(home: Path, command: str) -> tuple[ModuleType, ModuleType, Modu
 
 
 def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
-    """A flow + its parameters -> its final state; a server that was slow to start is tried once more."""
-    for attempt in (1, 2):
-        try:
-            return flow(**parameters, return_state=True)
-        except RuntimeError as exc:
-            if _STARTUP_FAILED not in str(exc):
-                raise
-            stop_servers()
-            if attempt == 2:
-                timeout = os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "?")
-                raise OmoideError(
-                    f"Prefect's local API server did not start within {timeout} s, twice (the "
-                    "machine may be busy): run the command again, or allow it more time with "
-                    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
-                ) from exc
+    """A flow + its parameters -> its final state; a server that was slow to start is tried once more.
+
+    SIGTERM or Ctrl-C ends the command within 10 s, its ephemeral server with it (cli/stop.py).
+    """
+    what = f"the {getattr(flow, 'name', 'omoide')} flow"
+    # Days complete or not at all (day marks), so running the command again finishes the job.
+    then = "what it wrote is whole; run the command again to finish"
+    with stop_on_signals(what, then, drain=drain_logs):
+        for attempt in (1, 2):
+            try:
+                return flow(**parameters, return_state=True)
+            except RuntimeError as exc:
+                if _STARTUP_FAILED not in str(exc):
+                    raise
+                stop_servers()
+                if attempt == 2:
+                    timeout = os.environ.get(
+                        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "?"
+                    )
+                    raise OmoideError(
+                        f"Prefect's local API server did not start within {timeout} s, twice "
+                        "(the machine may be busy): run the command again, or allow it more "
+                        "time with PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"
+                    ) from exc
     return None  # pragma: no cover - the loop returns or raises
+
+
+def drain_logs() -> None:
+    """-> this process's queued Prefect log lines and events sent to the server (for a stop: bounded by its caller)."""
+    from prefect._internal.concurrency.services import QueueService
+
+    QueueService.drain_all()
 
 
 def stop_servers() -> None:

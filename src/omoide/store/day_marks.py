@@ -3,16 +3,21 @@
 A mark is a small JSON file per day holding the day's input key (its sources' records, the
 settings and the pipeline's versions, hashed), the files the day produced and the figures
 shown for it. A day counts as done only while its key is the same and every output is still
-there; a mark that cannot be read counts as no mark (the day simply runs again).
+there; a mark that cannot be read counts as no mark (the day simply runs again). A day that
+cannot be keyed (a live aw-server) is marked with no key: never skipped, but known to have
+completed, which is all the catch-up (`catch_up`) and `omoide status` ask of a mark.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import date
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from omoide.core.days import days_between
 from omoide.core.files import write_text_atomic
 
 
@@ -38,8 +43,66 @@ def completed(marks_dir: Path, day: date, key: str | None) -> dict[str, Any] | N
 
 
 def mark_completed(
-    marks_dir: Path, day: date, key: str, outputs: list[str], figures: dict[str, Any]
+    marks_dir: Path, day: date, key: str | None, outputs: list[str], figures: dict[str, Any]
 ) -> None:
     """Marks folder + day + input key + its output files + figures -> the day's mark, written atomically."""
     mark = {"key": key, "outputs": sorted(outputs), "figures": figures}
     write_text_atomic(json.dumps(mark, sort_keys=True), mark_path(marks_dir, day))
+
+
+def marked_days(marks_dir: Path) -> list[date]:
+    """Marks folder -> the days with a mark that can be read, oldest first."""
+    if not marks_dir.is_dir():
+        return []
+    days = []
+    for path in marks_dir.glob("*.json"):
+        try:
+            day = date.fromisoformat(path.stem)
+            mark = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(mark, dict):
+            days.append(day)
+    return sorted(days)
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """What a run given no day works on: `days` oldest first; `gap` the older unmarked days it leaves to a backfill; `first` when no day was ever marked."""
+
+    days: list[date]
+    gap: tuple[date, date] | None
+    first: bool
+
+
+def catch_up(marked: Sequence[date], yesterday: date, limit: int) -> CatchUp:
+    """Marked days + yesterday + catch_up_days -> every day after the newest mark up to yesterday, at most `limit`.
+
+    Yesterday always runs (an unchanged day is served from Prefect's caches), as a run with no
+    day always did. A home with no mark at all runs yesterday alone: its history is the job
+    of `omoide backfill --all`, not of a nightly run.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    if not marked:
+        return CatchUp([yesterday], None, True)
+    after = max(marked) + timedelta(days=1)
+    if after >= yesterday:
+        return CatchUp([yesterday], None, False)
+    earliest = yesterday - timedelta(days=limit - 1)
+    gap = (after, earliest - timedelta(days=1)) if after < earliest else None
+    return CatchUp(days_between(max(after, earliest), yesterday), gap, False)
+
+
+def missing_days(marked: Sequence[date], yesterday: date, window: int) -> list[date]:
+    """Marked days + yesterday + window length -> the window's days without a mark, from the first marked day on (all of them when none is)."""
+    days = [yesterday - timedelta(days=i) for i in reversed(range(window))]
+    if not marked:
+        return days
+    first, have = min(marked), set(marked)
+    return [d for d in days if d >= first and d not in have]
+
+
+def backfill_command(start: date, end: date) -> str:
+    """First + last day -> the `omoide backfill` command line that runs them."""
+    return f"omoide backfill --start {start.isoformat()} --end {end.isoformat()}"

@@ -43,6 +43,8 @@ def test_served_daily_deployment_uses_the_configured_timezone():
     )
     schedule = daily.schedules[0].schedule
     assert schedule.cron == "0 2 * * *" and schedule.timezone == "Asia/Tokyo"
+    # Late runs of nights switched off start one after another (prefect.yaml says the same).
+    assert daily.concurrency_limit == 1 and weekly.concurrency_limit == 1
     assert backfill.name == "backfill" and not backfill.schedules
     assert weekly.name == "reflect"
     assert weekly.schedules[0].schedule.cron == "0 3 * * 0"

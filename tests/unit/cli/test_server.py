@@ -8,14 +8,17 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from omoide.cli.runtime import (
+    KEPT_LOGS,
     api_url,
     apply_prefect_environment,
     deployment_environment,
+    new_log,
     running_server,
     server_file,
 )
@@ -196,3 +199,19 @@ def test_the_server_reads_collection_views_from_prefects_own_copies():
             asyncio.run(local_collection_view("demo-flows"))  # no shipped copy: a 404, no download
     finally:
         collections.get_collection_view = saved
+
+
+def test_old_logs_go_but_one_still_being_written_stays(tmp_path: Path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    # The oldest was written by this (living) process, as `omoide serve` writes one for weeks.
+    serving = logs / f"20250101-000000-serve-{os.getpid()}.log"
+    serving.write_text("")
+    finished = []
+    for n in range(KEPT_LOGS + 5):
+        finished.append(logs / f"20250102-0000{n:02d}-run-{10_000_000 + n}.log")
+        finished[-1].write_text("")
+    new = new_log(tmp_path, "omoide run", datetime(2026, 11, 26, 12, tzinfo=UTC))
+    left = sorted(logs.glob("*.log"))
+    assert serving in left and new.parent == logs
+    assert left[1:] == finished[-(KEPT_LOGS - 1) :]
