@@ -43,18 +43,22 @@ def init() -> None:
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
     toml = settings.home / "omoide.toml"
     if toml.exists():
-        out.print(f"{toml} exists; left unchanged.")
+        out.print(f"{toml} exists; left unchanged.", markup=False, highlight=False)
         return
     profiles = browser_profiles()
     toml.write_text(starter_toml(profiles, _local_timezone()), encoding="utf-8")
     if not profiles:
         out.print(
             f"Wrote {toml}; no browser profile found, so it lists no source yet: add a "
-            "[[sources]] table for each of yours (the file shows the kinds), then `omoide doctor`."
+            "[[sources]] table for each of yours (the file shows the kinds), then `omoide doctor`.",
+            markup=False,
+            highlight=False,
         )
         return
     out.print(
-        f"Wrote {toml} with {len(profiles)} browser profile(s). Edit it, then `omoide doctor`."
+        f"Wrote {toml} with {len(profiles)} browser profile(s). Edit it, then `omoide doctor`.",
+        markup=False,
+        highlight=False,
     )
 
 
@@ -221,7 +225,11 @@ def backfill(
     else:
         _print_days(results, backfill_module.day_failure)
         settings_vault = settings.vault_dir / "memory"
-        out.print(f'digests in {settings_vault}; ask with `omoide recall "..."`')
+        out.print(
+            f'digests in {settings_vault}; ask with `omoide ask "..."`',
+            markup=False,
+            highlight=False,
+        )
     if error is not None:
         raise error
 

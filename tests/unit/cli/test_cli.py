@@ -51,6 +51,9 @@ def test_init_writes_a_starter_config(omoide_home: Path):
     assert r.returncode == 0, r.stderr
     config = tomllib.loads((omoide_home / "omoide.toml").read_text())
     assert "timezone" in config
+    # This machine has no browser: the message says what to add, brackets and all.
+    if not config.get("sources"):
+        assert "add a [[sources]] table" in " ".join(r.stdout.split())
     assert (omoide_home / "lake").is_dir() and (omoide_home / "quarantine").is_dir()
 
 
