@@ -53,7 +53,7 @@ from omoide.ingest.sources.base import (
     read_source,
 )
 from omoide.ingest.sources.json_salvage import salvaged_document
-from omoide.ingest.sources.text_files import utf8_text
+from omoide.ingest.sources.text_files import NOT_TEXT_LINE, garbled, utf8_text
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,26 @@ Parser = Callable[[bytes, str, Reading], Parsed]
 Decoder = Callable[[bytes, Path], bytes]
 Listed = tuple[list[Path], list[Reject]]  # a source's files, and what is there but no file
 _KEPT: OrderedDict[tuple[Parser, str, tuple[int, int, int], Reading], Parsed] = OrderedDict()
+
+
+def text_lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
+    """A text export's bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected, named by line)."""
+    out: list[str | None] = []
+    offset = 0
+    for n, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line: str | None = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r")
+        except UnicodeDecodeError as exc:
+            reason = f"invalid UTF-8 at byte offset {offset + exc.start}"
+            parsed.rejects.append(Reject(f"{path}#L{n}", reason))
+            line = None
+        else:
+            if garbled(line):  # NUL or control bytes, not a line anyone wrote
+                parsed.rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
+                line = None
+        out.append(line)
+        offset += len(raw) + 1
+    return out
 
 
 def reading(source: SourceConfig) -> Reading:

@@ -85,8 +85,8 @@ from omoide.ingest.sources.chat_export import (
     export_files,
     message,
     named_speaker,
+    text_lines,
 )
-from omoide.ingest.sources.text_files import NOT_TEXT_LINE, garbled
 
 KIND = "line"
 
@@ -167,7 +167,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
 def parse_talk(data: bytes, path: str, read: Reading) -> Parsed:
     """Talk history bytes + reading -> every message it holds, and what it could not use."""
     parsed = Parsed()
-    lines = _lines(data, path, parsed)
+    lines = text_lines(data, path, parsed)
     title, friend, taken = _header(lines)
     named, with_friend = _file_title(path)
     friend = friend if title is not None else named if with_friend else None
@@ -210,25 +210,6 @@ def parse_talk(data: bytes, path: str, read: Reading) -> Parsed:
         return parsed
     _add_messages(parsed, drafts, title or named, path, read)
     return parsed
-
-
-def _lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
-    """File bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected)."""
-    out: list[str | None] = []
-    offset = 0
-    for n, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r")
-        except UnicodeDecodeError as exc:
-            reason = f"invalid UTF-8 at byte offset {offset + exc.start}"
-            parsed.rejects.append(Reject(f"{path}#L{n}", reason))
-            out.append(None)
-        else:
-            if garbled(line):  # NUL or control bytes, not a line anyone wrote
-                parsed.rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
-            out.append(None if garbled(line) else line)
-        offset += len(raw) + 1
-    return out
 
 
 def _header(lines: list[str | None]) -> tuple[str | None, str | None, int]:

@@ -80,8 +80,9 @@ from omoide.ingest.sources.chat_export import (
     collect_export,
     message,
     named_speaker,
+    text_lines,
 )
-from omoide.ingest.sources.text_files import NOT_TEXT_LINE, garbled, utf8_text
+from omoide.ingest.sources.text_files import utf8_text
 
 KIND = "whatsapp"
 WHAT = "WhatsApp chat export"
@@ -222,7 +223,7 @@ def parse_chat(data: bytes, path: str, read: Reading) -> Parsed:
     parsed = Parsed()
     drafts: list[_Draft] = []
     current: _Draft | None = None
-    for n, line in enumerate(_lines(data, path, parsed), start=1):
+    for n, line in enumerate(text_lines(data, path, parsed), start=1):
         if line is None:
             continue
         started = _START.fullmatch(line.lstrip(_MARKS))
@@ -241,26 +242,6 @@ def parse_chat(data: bytes, path: str, read: Reading) -> Parsed:
     order = date_order([d.m for d in drafts])
     _add_messages(parsed, drafts, order, chat_title(path), path, read)
     return parsed
-
-
-def _lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
-    """File bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected)."""
-    out: list[str | None] = []
-    offset = 0
-    for n, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            line = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r")
-        except UnicodeDecodeError as exc:
-            reason = f"invalid UTF-8 at byte offset {offset + exc.start}"
-            parsed.rejects.append(Reject(f"{path}#L{n}", reason))
-            line = None
-        else:
-            if garbled(line):
-                parsed.rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
-                line = None
-        out.append(line)
-        offset += len(raw) + 1
-    return out
 
 
 def date_order(starts: list[re.Match[str]]) -> str:
