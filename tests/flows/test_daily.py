@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -30,11 +31,12 @@ def sample_home(omoide_home: Path) -> Path:
     return omoide_home
 
 
-def task_states(flow_run_id, wait_s: float = 60.0) -> dict[str, str]:
-    """Flow run id -> {task run name: state name} for its task runs (incl. nested).
+def task_states(flow_run_id, wait_s: float = 60.0, names: Iterable[str] = ()) -> dict[str, str]:
+    """Flow run id (+ task run names to wait for) -> {task run name: state name} for its task runs (incl. nested).
 
     Task runs reach the API as events: on a busy machine a run can be listed before its
-    state has landed, so the read is repeated until every run has one.
+    state has landed, or not yet at all, so the read is repeated until every run has one
+    and every named run is there.
     """
     deadline = time.monotonic() + wait_s
     while True:
@@ -42,7 +44,8 @@ def task_states(flow_run_id, wait_s: float = 60.0) -> dict[str, str]:
             runs = client.read_task_runs(
                 flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id]))
             )
-        if all(r.state is not None for r in runs) or time.monotonic() > deadline:
+        landed = all(r.state is not None for r in runs) and set(names) <= {r.name for r in runs}
+        if landed or time.monotonic() > deadline:
             return {r.name: r.state.name if r.state else "?" for r in runs}
         time.sleep(0.5)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import lancedb
 import pytest
 
+from omoide.core.kinds import DAY_KINDS, PERIOD_KINDS
 from omoide.core.settings import get_settings
 from omoide.profile.history import load_analyses
 from omoide.sample import write_sample
@@ -51,7 +52,9 @@ def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
     assert vault.exists() and "## Summary" in vault.read_text(encoding="utf-8")
     rows = _table(sample_home).to_pandas()
     assert {"note", "chat", "session", "digest", "W", "B", "O", "S"} <= set(rows["kind"])
-    assert out["memories"]["memories"] == len(rows)
+    # The day's rows, and the reflection's one page each for its week and its month.
+    assert out["memories"]["memories"] == rows["kind"].isin(DAY_KINDS).sum()
+    assert sorted(rows.loc[rows["kind"].isin(PERIOD_KINDS), "kind"]) == ["month", "week"]
 
     settings = get_settings()
     emb = get_embedder(settings.embed, settings.llm.host)

@@ -38,7 +38,9 @@ def test_each_step_is_a_task_run_and_a_failed_opinions_step_fails_alone(omoide_h
         assert run.is_failed()
         assert "reflect step(s) failed" in run.message and "opinions:" in run.message
         assert "did not answer" in run.message and "entities" not in run.message
-    runs = task_states(state.state_details.flow_run_id)
+    runs = task_states(
+        state.state_details.flow_run_id, names=[f"reflect-{step}-{LAST}" for step in STEPS]
+    )
     for step in STEPS:
         assert runs[f"reflect-{step}-{LAST}"] in ("Completed", "Cached", "Failed"), step
     assert runs[f"reflect-opinions-{LAST}"] == "Failed"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 from omoide.core.settings import SourceConfig
 from omoide.store.home_status import silence_warning
 from tests.fakes import run_cli
+from tests.prefect_server import clean_env
 
 KEYS = {"last_run", "next_run", "missing_days", "sources", "home_bytes"}
 NOW = "2026-11-23T09:00"  # the sample ends on 2026-11-20: the 21st and 22nd were never run
@@ -104,25 +107,33 @@ def test_a_live_source_quiet_for_more_than_a_day_is_named(tmp_path: Path) -> Non
     assert silence_warning(chrome, None, None, "UTC") is None
 
 
+# The home's daily deployment, scheduled at 02:00 Berlin time, and one flow run by hand.
+PROBE = """
+from prefect import flow
+from prefect.schedules import Cron
+from omoide.flows.daily import daily
+
+@flow(name="status-probe", flow_run_name="status-probe-run")
+def probe() -> int:
+    return 1
+
+daily.to_deployment(name="daily", schedule=Cron("0 2 * * *", timezone="Europe/Berlin")).apply()
+assert probe(return_state=True).is_completed()
+"""
+
+
 @pytest.mark.prefect_server
 def test_status_reads_the_last_and_next_runs_from_the_homes_prefect_server(
     prefect_api: str, omoide_home: Path
 ) -> None:
-    from prefect import flow
-    from prefect.schedules import Cron
-    from prefect.settings import PREFECT_API_URL, temporary_settings
-
-    from omoide.flows.daily import daily
-
-    @flow(name="status-probe", flow_run_name="status-probe-run")
-    def probe() -> int:
-        return 1
-
-    with temporary_settings({PREFECT_API_URL: prefect_api}):
-        daily.to_deployment(
-            name="daily", schedule=Cron("0 2 * * *", timezone="Europe/Berlin")
-        ).apply()
-        assert probe(return_state=True).is_completed()
+    # In a process of its own: a flow run in this one would leave Prefect's events worker bound
+    # to this module's server, and the test harness's later runs sending to it once it is gone.
+    subprocess.run(
+        [sys.executable, "-c", PROBE],
+        env=clean_env(PREFECT_API_URL=prefect_api, OMOIDE_HOME=str(omoide_home)),
+        check=True,
+        timeout=300,
+    )
     # The server's scheduler makes the deployment's runs within seconds of its creation.
     deadline = time.monotonic() + 120
     while (report := _status(omoide_home, PREFECT_API_URL=prefect_api))["next_run"] is None:

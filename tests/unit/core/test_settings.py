@@ -53,7 +53,7 @@ def test_explicit_home_reads_its_own_toml(tmp_path: Path):
     "toml, message",
     [
         ('timezone = "Nowhere/City"\n', "unknown timezone"),
-        ('[[sources]]\nkind = "safari"\npath = "x"\n', "kind"),
+        ('[[sources]]\nkind = "opera"\npath = "x"\n', "kind"),
         ('[[sources]]\nkind = "chrome"\n', "needs a 'path'"),
         (
             '[[sources]]\nkind = "chrome"\npath = "a"\nname = "x"\n[[sources]]\nkind = "firefox"\npath = "b"\nname = "x"\n',
