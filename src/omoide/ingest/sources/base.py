@@ -121,16 +121,19 @@ def visible_files(root: Path, pattern: str) -> list[Path]:
     return [p for p in visible_entries(root, pattern) if not_a_file(p) is None]
 
 
-def folder_files(root: Path, pattern: str, what: str) -> tuple[list[Path], list[Reject]]:
-    """Source folder + glob + what its files are -> the files to read, and a Reject per match that is not one.
+def folder_files(
+    root: Path, pattern: str | tuple[str, ...], what: str
+) -> tuple[list[Path], list[Reject]]:
+    """Source folder + glob(s) + what its files are -> the files to read, and a Reject per match that is not one.
 
     A broken or looping link, a folder or a FIFO where a file is expected is named, never
     skipped; a folder holding no readable file of its kind is a SourceError naming it and
     what was expected (a source pointed at the wrong folder reads nothing every day).
     """
+    patterns = (pattern,) if isinstance(pattern, str) else pattern
     files: list[Path] = []
     odd: list[Reject] = []
-    for entry in visible_entries(root, pattern):
+    for entry in sorted(e for p in patterns for e in visible_entries(root, p)):
         why = not_a_file(entry)
         if why is None:
             files.append(entry)
@@ -139,7 +142,8 @@ def folder_files(root: Path, pattern: str, what: str) -> tuple[list[Path], list[
     if not files:
         found = "; ".join(f"{Path(r.ref).name}: {r.reason}" for r in odd)
         raise SourceError(
-            root, f"no {what} ({pattern}) in this folder" + (f" ({found})" if found else "")
+            root,
+            f"no {what} ({', '.join(patterns)}) in this folder" + (f" ({found})" if found else ""),
         )
     return files, odd
 

@@ -72,7 +72,7 @@ from zoneinfo import ZoneInfo
 from omoide.core.days import zone
 from omoide.core.errors import SourceError
 from omoide.core.settings import SourceConfig
-from omoide.ingest.sources.base import Collected, Reject, not_a_file, visible_entries
+from omoide.ingest.sources.base import Collected, Reject, folder_files
 from omoide.ingest.sources.chat_export import (
     Listed,
     Parsed,
@@ -155,20 +155,7 @@ def _files(source: SourceConfig) -> Listed:
         raise SourceError(root or source.name, f"no such {WHAT} file or folder")
     if not root.is_dir():
         return [root], []
-    files: list[Path] = []
-    odd: list[Reject] = []
-    for entry in sorted(e for p in _PATTERNS for e in visible_entries(root, p)):
-        why = not_a_file(entry)
-        if why is None:
-            files.append(entry)
-        else:
-            odd.append(Reject(str(entry), f"{WHAT} is {why}"))
-    if not files:
-        found = "; ".join(f"{Path(r.ref).name}: {r.reason}" for r in odd)
-        raise SourceError(
-            root, f"no {WHAT} (*.txt, *.zip) in this folder" + (f" ({found})" if found else "")
-        )
-    return files, odd
+    return folder_files(root, _PATTERNS, WHAT)
 
 
 def chat_text(data: bytes, path: Path) -> bytes:
