@@ -17,7 +17,7 @@ from omoide.ingest.sessionize import compression_ratio, sessions
 from omoide.store.lake import partition_digest, read_events, write_sessions
 from omoide.tasks.artifacts import publish_quality, publish_sessions
 
-SESSIONIZE_VERSION = f"{__version__}-1"
+SESSIONIZE_VERSION = f"{__version__}-2"  # -2: a window showing a page joins its session
 
 
 def sessionize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:

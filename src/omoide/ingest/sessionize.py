@@ -3,6 +3,8 @@
 Text columns become integer codes into their distinct values (free for the categorical
 columns the browser collectors emit, one hash pass otherwise), so the per-event work is
 numpy over integers and strings are handled once per distinct value or per session.
+A window event showing a page at the time takes that page's key (`same_activity`), so a
+page seen by the browser's history and both ActivityWatch watchers is one session.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pyarrow.compute as pc
 from omoide.core import schemas
 from omoide.core.ids import stable_ids
 from omoide.core.kinds import ACTIVITY_TYPES
+from omoide.ingest.same_activity import shown_pages
 
 log = logging.getLogger(__name__)
 
@@ -154,6 +157,10 @@ def sessions(
     ts_us = _take(ts_us, time)
     end_us = _take(_us(ev["ts"] + pd.to_timedelta(ev["duration_s"], unit="s")), time)
     (url, urls), (app, apps), (title, titles) = (_distinct(ev[c]) for c in ("url", "app", "title"))
+    # A window showing a page at the time is that page's activity: it takes the page's URL,
+    # app and title, so it joins the page's session instead of making its own.
+    shown = shown_pages(ev)
+    url, app, title = (np.where(shown >= 0, codes[shown], codes) for codes in (url, app, title))
     url, app, title = _take(url, time), _take(app, time), _take(title, time)
     keys, key = _event_keys(ev, time, url, urls, app, apps, title, titles, min_dwell_s)
     afk_starts = _us(afk_intervals(events)["start"])
