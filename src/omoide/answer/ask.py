@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from omoide.answer.cite import Answer
 from omoide.answer.lookup import lookup_answer
@@ -18,11 +19,14 @@ from omoide.answer.when import when_answer
 from omoide.answer.wording import reworded
 from omoide.core.days import local_day
 from omoide.core.errors import OmoideError
-from omoide.core.settings import Settings
-from omoide.llm.base import LLM
-from omoide.memory.recall import Recalled
 
-Recall = Callable[[str], Sequence[Recalled]]
+if TYPE_CHECKING:
+    # Types only: an overview, a time or a when answers without LanceDB or the model loaded.
+    from omoide.core.settings import Settings
+    from omoide.llm.base import LLM
+    from omoide.memory.recall import Recalled
+
+Recall = Callable[[str], "Sequence[Recalled]"]
 LOOKUP_K = 5
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from omoide.answer.cite import Citation
-from omoide.memory.recall import Recalled
+
+if TYPE_CHECKING:
+    # Only a lookup recalls: an overview, a time or a when must not load LanceDB to start.
+    from omoide.memory.recall import Recalled
 
 SHOWN = 3
 TEXT_CHARS = 240

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from omoide.answer.cite import Citation, shown
 from omoide.vault.page_reader import PageLine, page_sections
-from omoide.vault.period_pages import highlight_parts
 
 MAX_HIGHLIGHTS = 6
 MAX_KEPT = 3
@@ -152,6 +151,10 @@ def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
         cites.append(_cite(page, summary[0], home))
     highlights = _first_section(sections, "Highlights")[:MAX_HIGHLIGHTS]
     if highlights:
+        # Here, not at the top: the renderers' module pulls LanceDB in, which `omoide ask` about
+        # time or a date would otherwise load for nothing.
+        from omoide.vault.period_pages import highlight_parts
+
         # A week's or month's highlight names the day it came from (vault.period_pages).
         parts = [highlight_parts(h.text) for h in highlights]
         texts = [p.text if p else _clean(h.text) for p, h in zip(parts, highlights, strict=True)]

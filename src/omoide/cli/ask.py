@@ -9,9 +9,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from omoide.core.settings import Settings, get_settings
-
 if TYPE_CHECKING:
+    from omoide.core.settings import Settings
     from omoide.llm.base import LLM
 
 out = Console()
@@ -42,6 +41,7 @@ def ask_command(
     """Answer a question about your own days: an overview, time spent, when, or a lookup; cited."""
     from omoide.answer.ask import ask
     from omoide.core.days import reference_time
+    from omoide.core.settings import get_settings
 
     settings = get_settings()
     now = reference_time(now_at, settings.timezone)

@@ -6,18 +6,16 @@ import os
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from omoide.core.config_file import unknown_env
 from omoide.core.days import day_bounds, yesterday
 from omoide.core.errors import NoSourcesError, OmoideError
-from omoide.core.settings import Settings, SourceConfig, get_settings
 
 if TYPE_CHECKING:
+    from omoide.core.settings import Settings, SourceConfig
     from omoide.ingest.span import Span
 
 Check = tuple[str, bool | None, str]
@@ -26,6 +24,9 @@ out = Console()
 
 def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
     """Settings -> (name, ok / None for not applicable, detail) rows."""
+    from omoide.core.config_file import unknown_env
+    from omoide.core.settings import Settings
+
     now = now or datetime.now(UTC)
     rows: list[Check] = [
         ("home", settings.home.exists(), str(settings.home)),
@@ -160,6 +161,8 @@ def _source_check(
 
 def _http_check(label: str, url: str, optional: bool = False) -> Check:
     """URL -> whether it answers within 2 s (only loopback or configured hosts are asked)."""
+    import httpx
+
     try:
         httpx.get(url, timeout=2.0).raise_for_status()
     except httpx.HTTPError as exc:
@@ -169,6 +172,8 @@ def _http_check(label: str, url: str, optional: bool = False) -> Check:
 
 def doctor_command() -> None:
     """Show the configuration, which sources are found and readable, which backends answer."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     table = Table("check", "status", "detail", title=f"omoide doctor — home {settings.home}")
     ok_all = True

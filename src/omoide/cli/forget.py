@@ -14,7 +14,6 @@ from rich.table import Table
 from omoide.core.days import parse_day
 from omoide.core.errors import OmoideError
 from omoide.core.location import Remote
-from omoide.core.settings import get_settings
 
 out = Console()
 err = Console(stderr=True)
@@ -53,6 +52,7 @@ def forget_command(
     ] = False,
 ) -> None:
     """Forget records and everything made from them; a tombstone keeps them out; a byte scan proves it."""
+    from omoide.core.settings import get_settings
     from omoide.forget.cascade import preview
     from omoide.forget.select import Selector
 

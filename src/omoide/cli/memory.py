@@ -14,11 +14,11 @@ from rich.markup import escape
 from omoide.core.days import reference_time
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
-from omoide.core.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from lancedb.table import Table
 
+    from omoide.core.settings import Settings
     from omoide.embed.base import Embedder
 
 out = Console()
@@ -92,6 +92,7 @@ def recall_command(
     ] = None,
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
+    from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
     from omoide.memory.recall import Asked, recall_asked
     from omoide.store.validity_table import load_validity
@@ -159,6 +160,7 @@ def _typed(memory_type: str, heard_from: str | None) -> str:
 def reindex_command() -> None:
     """Drop the LanceDB memories and rebuild them from lake/facts with the configured embedder."""
     from omoide.cli.runtime import writing
+    from omoide.core.settings import get_settings
     from omoide.memory.reindex import reindex
 
     settings = get_settings()
@@ -172,5 +174,6 @@ def reindex_command() -> None:
 def mcp_command() -> None:
     """Answer agents over MCP (stdio): recall, day, entity, profile, around, and the vault's pages."""
     from omoide.agents.mcp_server import serve_stdio
+    from omoide.core.settings import get_settings
 
     serve_stdio(get_settings())

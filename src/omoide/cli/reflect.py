@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from omoide.cli.memory import memories_table
-from omoide.core.settings import get_settings
 
 out = Console()
 profile_app = typer.Typer(help="Your Big Five and integrated profile.", invoke_without_command=True)
@@ -24,6 +23,7 @@ def entity_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Tell me about NAME: summary, relationship, timeline with citations, related entities."""
+    from omoide.core.settings import get_settings
     from omoide.reflect.entity_report import entity_report_from_store
     from omoide.store.entities_table import open_entities
     from omoide.store.validity_table import load_validity
@@ -71,6 +71,8 @@ def profile_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Print the integrated profile and the current Big Five (see vault/bank/profile.md)."""
+    from omoide.core.settings import get_settings
+
     if ctx.invoked_subcommand is not None:
         return
     from omoide.profile.report import profile_parts, profile_report
@@ -112,6 +114,7 @@ def profile_command(
 def quiz_command() -> None:
     """Answer the 50 public-domain IPIP Big-Five items; stored as the 'quiz' analysis."""
     from omoide.cli.runtime import flow_modules, outcome, run_flow, writing
+    from omoide.core.settings import get_settings
     from omoide.profile.history import record_analysis
     from omoide.profile.ipip import INSTRUCTIONS, SCALE, quiz_analysis, quiz_answers
     from omoide.store.profile_table import open_profile_history

@@ -28,7 +28,6 @@ from omoide.cli.stop import stop_on_signals
 from omoide.core import progress
 from omoide.core.days import days_between, parse_day
 from omoide.core.errors import NoSourcesError, OmoideError
-from omoide.core.settings import get_settings
 
 out = Console()
 err = Console(stderr=True)
@@ -36,6 +35,7 @@ err = Console(stderr=True)
 
 def init() -> None:
     """Create OMOIDE_HOME with a starter omoide.toml listing the browser profiles found."""
+    from omoide.core.settings import get_settings
     from omoide.ingest.discover import browser_profiles, starter_toml
 
     settings = get_settings()
@@ -101,6 +101,8 @@ def run(
     force: Annotated[bool, typer.Option(help="Ignore cached results and recompute.")] = False,
 ) -> None:
     """Run the daily flow for one day, or catch up to yesterday."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     the_day = parse_day(day) if day else None
     if not settings.sources:
@@ -177,6 +179,8 @@ def backfill(
     ] = None,
 ) -> None:
     """Run the daily flow for every day from START to END (or --all); a failed day stops nothing."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     if (every_day and (start or end)) or (not every_day and not (start and end)):
         raise OmoideError("give either --start and --end, or --all")
@@ -296,6 +300,8 @@ def reflect(
     days: Annotated[int, typer.Option(min=1, help="Days in the window.")] = 7,
 ) -> None:
     """Run the weekly reflection now: opinions, links, a fresh Big Five analysis, the profile."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     with writing(settings, "omoide reflect"):
         _, _, reflect_module = flow_modules(settings.home, "reflect")
@@ -312,6 +318,8 @@ def reflect(
 
 def serve() -> None:
     """Serve the daily (02:00 local) and backfill deployments from this process (Ctrl-C stops)."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     if not settings.sources:
         err.print(

@@ -12,19 +12,17 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-import psutil
-import yaml
 from rich.console import Console
 
 from omoide.cli.stop import stop_on_signals
 from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.offline import OFFLINE_ENV, go_offline
-from omoide.core.settings import Settings
-from omoide.core.writer_lock import describe, writer_lock
+
+if TYPE_CHECKING:
+    from omoide.core.settings import Settings
 
 err = Console(stderr=True)
 
@@ -96,6 +94,8 @@ def api_url(port: int) -> str:
 
 def is_healthy(url: str, timeout_s: float = 2.0) -> bool:
     """A Prefect API URL -> whether its GET /health answers true."""
+    import httpx
+
     try:
         # trust_env=False: a proxy from the environment must never see a loopback request.
         response = httpx.get(f"{url}/health", timeout=timeout_s, trust_env=False)
@@ -120,6 +120,8 @@ def running_server(home: Path, timeout_s: float = 2.0) -> str | None:
 
 def _refused(url: str) -> bool:
     """A loopback Prefect API URL -> whether nothing listens there (a slow answer is not a refusal)."""
+    import httpx
+
     try:
         httpx.get(f"{url}/health", timeout=10.0, trust_env=False)
     except httpx.ConnectError:
@@ -131,6 +133,8 @@ def _refused(url: str) -> bool:
 
 def _is_loopback(url: str) -> bool:
     """A URL -> whether it names this machine (127.0.0.1, localhost or ::1)."""
+    import httpx
+
     return httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
 
 
@@ -142,6 +146,8 @@ def _writer_pid(log: Path) -> int:
 
 def _alive(pid: int) -> bool:
     """Process id -> whether such a process exists (on every platform: os.kill(pid, 0) ends it on Windows)."""
+    import psutil
+
     return pid > 0 and psutil.pid_exists(pid)
 
 
@@ -152,6 +158,8 @@ def run_log(home: Path, command: str, now: datetime) -> Path:
     bury omoide's one-line message under a hundred lines. They go to this file instead (its
     path is printed with any failure), and only the newest KEPT_LOGS files are kept.
     """
+    import yaml
+
     path = new_log(home, command, now)
     config = _file_logging(path)
     settings = home / "prefect" / LOGGING_FILE
@@ -177,6 +185,8 @@ def new_log(home: Path, command: str, now: datetime) -> Path:
 def _file_logging(path: Path) -> dict[str, Any]:
     """Log file -> Prefect's own logging configuration with its console handler writing there."""
     from importlib.util import find_spec
+
+    import yaml
 
     # Located, not imported: importing prefect sets its logging up before we point it here.
     spec = find_spec("prefect")
@@ -302,6 +312,7 @@ def partial_outcome(state: Any, what: str) -> tuple[Any, OmoideError | None]:
 @contextmanager
 def writing(settings: Settings, command: str) -> Iterator[None]:
     """Settings + the command -> the home's writer lock held (before Prefect starts), saying so when it waits."""
+    from omoide.core.writer_lock import describe, writer_lock
 
     def waiting(who: dict[str, Any]) -> None:
         err.print(

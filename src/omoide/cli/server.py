@@ -32,7 +32,6 @@ from omoide.cli.runtime import (
 )
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir, write_text_atomic
-from omoide.core.settings import get_settings
 
 out = Console()
 
@@ -102,6 +101,8 @@ def server(
     ui: Annotated[bool, typer.Option(help="Serve Prefect's UI as well.")] = True,
 ) -> None:
     """Run a long-lived Prefect server on 127.0.0.1 with its home under OMOIDE_HOME/prefect (Ctrl-C stops)."""
+    from omoide.core.settings import get_settings
+
     settings = get_settings()
     home = settings.home
     running = running_server(home)

@@ -19,7 +19,6 @@ from omoide.cli.runtime import deployment_environment
 from omoide.cli.service_run import service_run
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir, write_bytes_atomic
-from omoide.core.settings import get_settings, home_from_env
 from omoide.service import (
     DEFAULT_PORT,
     ServiceSpec,
@@ -87,6 +86,8 @@ def install(
     ] = DEFAULT_PORT,
 ) -> None:
     """Write the per-user service for OMOIDE_HOME and enable it: it starts now and at every login."""
+    from omoide.core.settings import get_settings, home_from_env
+
     platform = _platform(platform)
     home = home_from_env()
     spec = ServiceSpec(
@@ -158,6 +159,8 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Say whether the per-user service is installed (and for which home), enabled and running."""
+    from omoide.core.settings import home_from_env
+
     home = home_from_env()
     state = service_state(home, _platform(platform), unit_dir)
     if as_json:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from filelock import FileLock, Timeout
 from rich.console import Console
 from rich.markup import escape
 
@@ -28,7 +27,6 @@ from omoide.cli.runtime import new_log, running_server
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir
 from omoide.core.offline import go_offline
-from omoide.core.settings import home_from_env
 from omoide.service import DEFAULT_PORT, omoide_executable
 
 out = Console()
@@ -74,6 +72,8 @@ def service_run(
     ] = DEFAULT_PORT,
 ) -> None:
     """Run the home's Prefect server and `omoide serve` on it, restarted when one stops (what the service runs; Ctrl-C stops)."""
+    from omoide.core.settings import home_from_env
+
     if home is not None:
         # Before anything reads settings; the server and serve inherit it (a task has no environment).
         os.environ["OMOIDE_HOME"] = str(home.expanduser().resolve())
@@ -81,6 +81,8 @@ def service_run(
     the_home = home_from_env()
     if not the_home.is_dir():
         raise OmoideError(f"{the_home} does not exist: run `omoide init` there first")
+    from filelock import FileLock, Timeout
+
     # One per home: a second would start a second scheduler on the same deployments.
     lock = FileLock(private_dir(the_home / "prefect") / SERVICE_LOCK)
     try:

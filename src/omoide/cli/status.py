@@ -13,9 +13,8 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -24,7 +23,9 @@ from rich.table import Table
 from omoide.cli.runtime import is_healthy, running_server
 from omoide.core.days import reference_time, zone
 from omoide.core.errors import OmoideError
-from omoide.core.settings import get_settings
+
+if TYPE_CHECKING:
+    import httpx
 
 out = Console()
 FINAL_OR_RUNNING = ["COMPLETED", "FAILED", "CRASHED", "CANCELLED", "RUNNING"]
@@ -43,6 +44,9 @@ def status_command(
     ] = None,
 ) -> None:
     """Show whether the memory keeps itself: service, last and next run, missing days, sources, size, last error."""
+    import httpx
+
+    from omoide.core.settings import get_settings
     from omoide.store.home_status import home_status
 
     settings = get_settings()
@@ -67,6 +71,8 @@ def status_command(
 
 def prefect_api(home: Path) -> str | None:
     """OMOIDE_HOME -> the URL of a Prefect API that answers now (PREFECT_API_URL, else the home's `omoide server`), or None."""
+    import httpx
+
     given = os.environ.get("PREFECT_API_URL")
     if given:
         url = given.rstrip("/")
@@ -78,6 +84,8 @@ def prefect_api(home: Path) -> str | None:
 
 def prefect_runs(api: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """A Prefect API URL -> the newest top-level run of each deployment (and of each flow run by hand), and the next scheduled run."""
+    import httpx
+
     with httpx.Client(base_url=api, timeout=API_TIMEOUT_S, trust_env=False) as client:
         done = _post(
             client,

@@ -30,7 +30,6 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import NoReturn
 
-import psutil
 from rich.console import Console
 
 err = Console(stderr=True)
@@ -122,6 +121,8 @@ def _bounded(call: Callable[[], object], seconds: float) -> None:
 
 def stop_children(grace_s: float) -> None:
     """Grace in seconds -> every child process of this one (and theirs) sent SIGTERM, killed if still there after the grace."""
+    import psutil
+
     try:
         children = psutil.Process().children(recursive=True)
     except psutil.Error:

@@ -19,9 +19,12 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from omoide.core.files import write_text_atomic
-from omoide.store.validity_table import Validity
+
+if TYPE_CHECKING:  # the store's module loads LanceDB, which an overview answer never needs
+    from omoide.store.validity_table import Validity
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,25 @@ def test_recall_entity_profile_doctor_load_neither_prefect_nor_gx(
         assert not loaded & NEVER, (args, loaded)
 
 
+def test_ask_without_a_lookup_loads_neither_lancedb_nor_the_model(home_with_memories: Path) -> None:
+    # A time question reads the lake: LanceDB and onnxruntime would only slow its start.
+    loaded = set(
+        loaded_modules(home_with_memories, "ask", "how long did I spend in zoom this week")
+    )
+    assert not loaded & {"lancedb", "onnxruntime", *NEVER}, loaded
+
+
 def test_bench_cli_reports_medians_and_what_recall_loaded(home_with_memories: Path) -> None:
     result = run_benchmark(home_with_memories, rounds=1, query="sourdough")
-    for key in ("help_s", "recall_s", "recall_no_rehearse_s", "python_s"):
+    for key in (
+        "help_s",
+        "recall_s",
+        "recall_no_rehearse_s",
+        "ask_s",
+        "import_lancedb_s",
+        "embed_model_s",
+        "python_s",
+    ):
         assert result[key] > 0
     assert result["help_s"] > result["python_s"]
     assert not set(result["recall_loads"]) & NEVER
