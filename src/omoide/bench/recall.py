@@ -19,7 +19,7 @@ import statistics
 import tempfile
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -105,8 +105,13 @@ class HashEmbedder:
 
 def synthetic_memories(n: int, seed: int = 1) -> pd.DataFrame:
     """n -> memory records (FACTS columns) with realistic text, spread over three years."""
+    return next(synthetic_chunks(n, max(n, 1), seed), pd.DataFrame())
+
+
+def synthetic_chunks(n: int, chunk: int, seed: int = 1) -> Iterator[pd.DataFrame]:
+    """n + chunk size -> synthetic_memories(n, seed) in frames of `chunk` rows (a million rows never held at once)."""
     rng = random.Random(seed)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i in range(n):
         p, topic, place = rng.choice(_PEOPLE), rng.choice(_TOPICS), rng.choice(_PLACES)
         text = rng.choice(_TEMPLATES).format(p=p, t=topic, place=place)
@@ -135,7 +140,11 @@ def synthetic_memories(n: int, seed: int = 1) -> pd.DataFrame:
                 "recorded_at": NOW,
             }
         )
-    return pd.DataFrame(rows)
+        if len(rows) == chunk:
+            yield pd.DataFrame(rows)
+            rows = []
+    if rows:
+        yield pd.DataFrame(rows)
 
 
 def synthetic_queries(n: int, seed: int = 2) -> list[str]:

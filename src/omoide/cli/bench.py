@@ -10,8 +10,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from omoide.core.settings import get_settings
-
 out = Console()
 bench_app = typer.Typer(
     help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, MCP, CLI start-up, backfill.",
@@ -78,6 +76,7 @@ def bench_locomo(
 ) -> None:
     """Ingest each LoCoMo conversation through the pipeline's stages and score recall@k."""
     from omoide.bench.locomo import run_locomo
+    from omoide.core.settings import get_settings
 
     ks = [int(x) for x in k.split(",") if x.strip()]
     lam = get_settings().recall.decay_lambda if decay_lambda is None else decay_lambda
@@ -106,6 +105,7 @@ def bench_retrieval(
 ) -> None:
     """Index a paragraph corpus as notes through omoide's path; recall@1/5/10 and words returned."""
     from omoide.bench.retrieval import run_retrieval
+    from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
 
     settings = get_settings()
@@ -137,15 +137,23 @@ def bench_recall(
 
 @bench_app.command("mcp")
 def bench_mcp(
-    sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "10000,100000",
+    sizes: Annotated[str, typer.Option(help="Comma-separated table sizes.")] = "100000,1000000",
     rounds: Annotated[int, typer.Option(min=1, help="Rounds over the 30 questions.")] = 3,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Where built tables are kept and reused (default: ~/.cache/omoide-bench).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Warm recall through a real MCP client session (`omoide mcp` on stdio) against the same recall in-process."""
     from omoide.bench.mcp import run_benchmark as run_mcp_benchmark
 
     sized = [int(x) for x in sizes.split(",") if x.strip()]
-    _show_against_targets(run_mcp_benchmark(sized, rounds=rounds), as_json)
+    result = run_mcp_benchmark(sized, rounds=rounds, cache_dir=cache_dir)
+    _show_against_targets(result, as_json)
 
 
 @bench_app.command("cli")
@@ -157,7 +165,7 @@ def bench_cli(
     rounds: Annotated[int, typer.Option(min=1, help="Fresh processes per command.")] = 7,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Time `omoide --help` and `omoide recall` as fresh processes against a bare interpreter."""
+    """Time `omoide --help`, `omoide recall` and `omoide ask` as fresh processes against a bare interpreter."""
     from omoide.bench.cli_latency import run_benchmark as run_cli_benchmark
 
     _show_against_targets(run_cli_benchmark(home, rounds=rounds), as_json)
@@ -220,6 +228,7 @@ def bench_ask(
 ) -> None:
     """Ask every question of the file against this home and score the answers: share right per kind."""
     from omoide.bench.ask import run_ask_bench
+    from omoide.core.settings import get_settings
 
     result = run_ask_bench(data, get_settings())
     if as_json:

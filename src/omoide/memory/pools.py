@@ -2,18 +2,26 @@
 
 Each pool is (row ids, scores); pools are merged at each row's best score and scaled to
 [0, 1] before recall fuses them (`omoide.memory.recall`).
+
+The full-text pool needs only the question's words, so it is searched in a thread while the
+question is embedded and the vector pools searched (`lexical_while`): both wait mostly in
+ONNX Runtime or LanceDB's native code, which release the GIL.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import lancedb
 import numpy as np
 from lancedb.query import MatchQuery
 
 from omoide.memory.query_entities import entity_key
+
+T = TypeVar("T")
 
 
 def vector_pool(
@@ -137,3 +145,17 @@ def lexical_scores(
     if not any(ch.isalnum() for ch in query):
         return {}
     return normalised(*merged(*(text_pool(table, query, w, n) for w in wheres)), floor=0.0)
+
+
+def lexical_while(
+    table: lancedb.table.Table,
+    query: str,
+    wheres: Sequence[str | None],
+    n: int,
+    meanwhile: Callable[[], T],
+) -> tuple[dict[int, float], T]:
+    """Query text + prefilters + pool size + other work -> lexical_scores, searched in a thread while the work runs, and the work's result."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="omoide-fts") as pool:
+        lexical = pool.submit(lexical_scores, table, query, wheres, n)
+        done = meanwhile()
+        return lexical.result(), done

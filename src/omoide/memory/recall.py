@@ -90,7 +90,7 @@ from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.distinct import distinct
-from omoide.memory.pools import lexical_scores, semantic_scores
+from omoide.memory.pools import lexical_while, semantic_scores
 from omoide.memory.query_entities import (
     SEP,
     entity_credits,
@@ -444,7 +444,6 @@ def recall(
         end = min(window[1], until) if until else window[1]
         inside = prefilter(start, end, kinds, entities, types) if start < end else None
     n = max(POOL_MIN, POOL_PER_K * k)
-    vector = embedder.embed([query or " "], query=True)[0]
     wheres = [where] if inside is None else [where, inside]
     index = entity_index(table)
     credits = entity_credits(index, query_grams(query))
@@ -452,8 +451,13 @@ def recall(
         {r for key, c in credits.items() if c >= MIN_CREDIT for r in index.rows.get(key, ())}
     )
     filters = (since, until, kinds, entities, types)
-    semantic = semantic_scores(table, vector, wheres, tagged, n, filters)
-    lexical = lexical_scores(table, query, wheres, n)
+
+    def embedded() -> tuple[np.ndarray, dict[int, float]]:
+        """() -> the question's vector and its vector pools."""
+        vector = embedder.embed([query or " "], query=True)[0]
+        return vector, semantic_scores(table, vector, wheres, tagged, n, filters)
+
+    lexical, (vector, semantic) = lexical_while(table, query, wheres, n, embedded)
     if not lexical and not semantic:
         return []
     how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window)
@@ -503,7 +507,9 @@ def recall(
         )
     if rehearse and results:
         bump_recall(table, [r.memory_id for r in results], now)
-    log.info("recall: %d candidates, %d results", rows.num_rows, len(results))
+    # Debug, not info: `omoide mcp` logs to the console through Rich, and a line per question
+    # cost ~20 ms of a 40-60 ms recall at 100k memories (docs/benchmarks.md, issue 29 part 5).
+    log.debug("recall: %d candidates, %d results", rows.num_rows, len(results))
     return results
 
 

@@ -224,6 +224,24 @@ def test_vector_index_once_past_the_threshold(table, emb, monkeypatch: pytest.Mo
     }
 
 
+def test_vector_index_is_trained_anew_once_the_table_has_doubled(
+    table, emb, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(memories, "ANN_MIN_ROWS", 300)
+    upsert_memories(table, frame(*(rec(f"a{i}", f"note number {i}") for i in range(300))), emb, NOW)
+
+    def names() -> list[str]:
+        return [i.name for i in table.list_indices() if "vector" in i.columns]
+
+    assert names() == ["vector_ivf_sq_n300"]
+    upsert_memories(table, frame(*(rec(f"b{i}", f"more {i}") for i in range(299))), emb, NOW)
+    assert names() == ["vector_ivf_sq_n300"]  # 599 rows: folded in, not trained anew
+    (vector,) = names()
+    assert table.index_stats(vector).num_unindexed_rows == 0
+    upsert_memories(table, frame(rec("b299", "the six hundredth")), emb, NOW)
+    assert names() == ["vector_ivf_sq_n600"]
+
+
 def test_rows_with_ids_come_in_the_order_asked_without_vectors(table, emb):
     upsert_memories(table, frame(*BASE), emb, NOW)
     rows = rows_with_ids(table, ["m3", "gone", "m1"])
