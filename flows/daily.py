@@ -217,6 +217,7 @@ def _run_day(
         embed=settings.embed,
         llm_host=settings.llm.host,
         now=now,
+        cache_dir=settings.cache_dir,
         maintain=reflect,
     )
     with LANCEDB_WRITES:
@@ -242,6 +243,9 @@ def _run_day(
         "work": {
             "llm_calls": 0 if digest_cached else digest["llm_calls"],
             "embedded": 0 if stored_cached else stored["embedded"],
+            "embed_computed": 0 if stored_cached else stored.get("embed_computed", 0),
+            "embed_cache_hits": 0 if stored_cached else stored.get("embed_cache_hits", 0),
+            "embed_s": 0.0 if stored_cached else stored.get("embed_s", 0.0),
         },
     }
     publish_markdown(_summary_markdown(summary), f"daily-{day}", f"omoide daily run for {day}")
@@ -266,11 +270,11 @@ def mark_day(settings: Settings, day: date, key: str | None, summary: dict[str, 
     """A completed, reflected day's summary + its input key -> its mark: the key, the files it produced, its figures."""
     outputs = [r["path"] for r in summary["sources"].values()]
     outputs += [summary["sessions"]["path"], summary["digest"]["path"], summary["digest"]["vault"]]
-    shown = {k: v for k, v in day_counts(summary).items() if k not in ("llm_calls", "embedded")}
+    shown = {k: v for k, v in day_counts(summary).items() if k not in summary["work"]}
     mark_completed(settings.day_marks_dir, day, key, outputs, shown)
 
 
-def day_counts(summary: dict[str, Any]) -> dict[str, int]:
+def day_counts(summary: dict[str, Any]) -> dict[str, float]:
     """Daily summary -> the figures shown per day."""
     return {
         "events": sum(r["events"] for r in summary["sources"].values()),

@@ -14,6 +14,7 @@ from omoide import __version__, quality
 from omoide.core.ids import stable_id
 from omoide.core.settings import EmbedSettings
 from omoide.embed import get_embedder
+from omoide.embed.cache import cached
 from omoide.memory.reindex import open_for_embedding
 from omoide.store.lake import partition_digest, read_facts
 from omoide.store.memories import day_rows, replace_day
@@ -56,6 +57,7 @@ def embed_day(
     embed: EmbedSettings,
     llm_host: str,
     now: datetime,
+    cache_dir: Path,
     maintain: bool = True,
 ) -> dict[str, Any]:
     """Lake facts of a day -> upserted into LanceDB (unchanged rows untouched); counts.
@@ -63,7 +65,7 @@ def embed_day(
     `maintain=False` leaves index upkeep to the caller (`index_upkeep`, once per backfill chunk).
     """
     rows = read_facts(lake_dir, day)
-    embedder = get_embedder(embed, llm_host)
+    embedder = cached(get_embedder(embed, llm_host), cache_dir)
     table, rebuilt = open_for_embedding(db_dir, lake_dir, embedder, now)
     stats = replace_day(table, day.isoformat(), rows, embedder, now, maintain=maintain)
     if stats.deleted:
@@ -87,4 +89,8 @@ def embed_day(
         **stats.as_dict(),
         "embed_model": embedder.model,
         "reembedded_all": rebuilt,
+        # What the model itself did: texts computed (a cache hit is not), and its seconds.
+        "embed_computed": embedder.computed,
+        "embed_cache_hits": embedder.hits,
+        "embed_s": round(embedder.seconds, 3),
     }

@@ -68,7 +68,10 @@ def test_daily_collects_every_source_and_is_idempotent(sample_home: Path):
     assert set(first["source"]) == {"chrome", "firefox", "activitywatch", "notes", "chat"}
     sessions = read_sessions(sample_home / "lake", LAST)
     assert len(sessions) > 0 and summary["sessions"]["compression"] > 1
-    assert summary["work"]["embedded"] > 0
+    work = summary["work"]
+    assert work["embedded"] > 0 and work["embed_s"] > 0
+    # Every text asked of the cache is a computed one or a hit (the day repeats some titles).
+    assert 0 < work["embed_computed"] <= work["embedded"]
 
     again = daily(day=LAST, return_state=True)
     assert again.is_completed()
@@ -76,7 +79,13 @@ def test_daily_collects_every_source_and_is_idempotent(sample_home: Path):
     ingest = {k: v for k, v in states.items() if k.startswith("ingest-")}
     assert ingest == {f"ingest-{LAST}": "Cached"}, states
     assert not any(k.startswith("collect-") for k in states)  # no collect task ran again
-    assert again.result()["work"] == {"llm_calls": 0, "embedded": 0}
+    assert again.result()["work"] == {
+        "llm_calls": 0,
+        "embedded": 0,
+        "embed_computed": 0,
+        "embed_cache_hits": 0,
+        "embed_s": 0.0,
+    }
     assert states[f"sessionize-{LAST}"] == "Cached"
     pd.testing.assert_frame_equal(first, lake_snapshot(sample_home, LAST))
 

@@ -116,6 +116,32 @@ def _hits(home: Path, needles: list[Needle]) -> list[str]:
     )
 
 
+def _quoting_keys(home: Path, needle: str) -> set[bytes]:
+    """Home + a string -> the embedding-cache keys of the memory texts quoting it."""
+    import lancedb
+
+    from omoide.embed.cache import _key
+    from omoide.embed.text import embedding_text
+
+    rows = lancedb.connect(home / "lancedb").open_table("memories").to_arrow()
+    return {
+        _key(embedding_text(k, c))
+        for k, c in zip(rows["kind"].to_pylist(), rows["content"].to_pylist(), strict=True)
+        if needle.lower() in c.lower()
+    }
+
+
+def _cache_keys(home: Path) -> set[bytes]:
+    """Home -> the keys its embedding cache holds."""
+    from omoide.embed.cache import CACHE_FILE
+
+    path = home / "cache" / CACHE_FILE
+    if not path.exists():
+        return set()
+    with sqlite3.connect(path) as db:
+        return {k for (k,) in db.execute("SELECT key FROM vectors")}
+
+
 def _forget(home: Path, *selector: str) -> dict:
     """Home + selector options -> the receipt of `omoide forget … --yes --json`."""
     r = _cli(home, "forget", *selector, "--yes", "--json")
@@ -140,8 +166,13 @@ def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollect
     assert plan["dry_run"] and plan["records"] >= 1 and plan["days"] == [str(last)]
     assert sorted(p.stat().st_mtime_ns for p in (home / "lake").rglob("*.parquet")) == before
 
+    keys_before = _quoting_keys(home, "Zorblax")
+    assert keys_before and keys_before <= _cache_keys(home)
     receipt = _forget(home, "--domain", "clinic-zq.example")
     assert receipt["scan"]["hits"] == [] and receipt["removed"]["lake events"] >= 1
+    # The shared embedding cache keeps no vector computed from a forgotten text.
+    assert receipt["removed"]["embedding cache vectors"] >= 1
+    assert not keys_before & _cache_keys(home)
     assert receipt["removed"]["tombstones added"] >= 2
     assert _hits(home, DOMAIN) == []
 

@@ -41,6 +41,7 @@ from omoide.core.files import private_dir
 from omoide.core.location import Remote, StorePath, files_under, upload_folder
 from omoide.core.settings import Settings
 from omoide.embed.base import Embedder
+from omoide.embed.text import embedding_text
 from omoide.store.connect import connect_db
 from omoide.store.memories import catch_up_indices, content_hash, lookup, open_memories
 
@@ -147,7 +148,8 @@ def _lines(stream: IO[bytes]) -> Iterator[list[str]]:
 def _reembedded(rows: pa.Table, embedder: Embedder) -> pa.Table:
     """Memory rows of another model -> the same rows with the embedder's vectors, hashes and name."""
     contents, kinds = rows["content"].to_pylist(), rows["kind"].to_pylist()
-    vectors = np.asarray(embedder.embed(contents), dtype=np.float32)
+    texts = [embedding_text(k, c) for k, c in zip(kinds, contents, strict=True)]
+    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
     model, dim = embedder.model, vectors.shape[1]
     fresh = {
         "content_hash": pa.array(

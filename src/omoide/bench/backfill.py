@@ -10,6 +10,13 @@ What is timed, each an `omoide backfill` process on a home of its own (what a pe
 The baseline is the same run's cold backfill: warm and force are given as ratios of it,
 and the last days' cost as a ratio of the first days'.
 
+Embedding, the largest part of a cold day: the cold runs' own figures give the texts the
+model computed, those served by the shared embedding cache and the seconds spent in the
+model (`embed_share` of the cold time). `embed_limit_s` is the bare model, loaded once in
+this process, embedding the distinct texts the cold backfill stored: what embedding alone
+costs on this machine, the floor under a cold year as long as every text is embedded.
+`peak_rss_mb` is the largest resident memory of any run's whole process tree (sampled).
+
 `run_dask_benchmark` times the same cold backfill of a history (30 days by default) twice on
 two fresh homes, once as is and once with `--dask` (a local cluster), and gives the speed-up.
 """
@@ -26,23 +33,56 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from omoide.core.errors import OmoideError
 
 _OMOIDE = "from omoide.cli.app import main; main()"
-TARGETS = {"cold_s_per_365_days": 1200, "warm_vs_cold": 0.05, "warm_s": 60, "last_vs_first": 1.2}
+TARGETS = {
+    "cold_s_per_365_days": 1200,
+    "warm_vs_cold": 0.05,
+    "warm_s": 60,
+    "last_vs_first": 1.2,
+    "peak_rss_mb": 2048,
+}
+
+
+_PEAK = {"rss": 0}  # the largest process-tree RSS seen in this benchmark, bytes
+
+
+def _tree_rss(proc: psutil.Process) -> int:
+    """Process -> resident bytes of it and every descendant (those gone meanwhile count 0)."""
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            continue
+    return total
 
 
 def _omoide(home: Path, *args: str, **extra_env: str) -> tuple[float, str]:
     """Home + arguments (+ environment variables) -> (seconds, stdout) of one `omoide` process; raises when it fails."""
     env = {**os.environ, "OMOIDE_HOME": str(home), **extra_env}
-    began = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _OMOIDE, *args], env=env, capture_output=True, text=True, check=False
-    )
-    took = time.perf_counter() - began
-    if done.returncode != 0:
-        raise OmoideError(f"omoide {' '.join(args)} failed: {done.stderr.strip()[-600:]}")
-    return took, done.stdout
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        began = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-c", _OMOIDE, *args], env=env, stdout=out, stderr=err, text=True
+        )
+        watched = psutil.Process(child.pid)
+        while child.poll() is None:
+            try:
+                _PEAK["rss"] = max(_PEAK["rss"], _tree_rss(watched))
+            except psutil.Error:
+                pass
+            time.sleep(0.25)
+        took = time.perf_counter() - began
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if child.returncode != 0:
+        raise OmoideError(f"omoide {' '.join(args)} failed: {stderr.strip()[-600:]}")
+    return took, stdout
 
 
 def _backfill(
@@ -63,6 +103,32 @@ def _calls(results: dict[str, Any]) -> tuple[int, int]:
     )
 
 
+def _embedding(runs: list[dict[str, Any]]) -> dict[str, float]:
+    """Per-day figures of some runs -> texts the model computed, cache hits and model seconds, summed."""
+    days = [r for run in runs for r in run.values() if isinstance(r, dict)]
+    return {
+        key: sum(r.get(key, 0) for r in days)
+        for key in ("embed_computed", "embed_cache_hits", "embed_s")
+    }
+
+
+def _bare_model_s(home: Path) -> tuple[float, int]:
+    """A backfilled home -> (seconds the bare bundled model takes for its stored distinct embedding texts, how many)."""
+    from omoide.embed.minilm import MiniLMEmbedder
+    from omoide.embed.text import embedding_text
+    from omoide.store.connect import connect_db
+
+    table = connect_db(home / "lancedb").open_table("memories")
+    rows = table.search().select(["kind", "content"]).limit(None).to_arrow().to_pylist()
+    texts = list(dict.fromkeys(embedding_text(r["kind"], r["content"]) for r in rows))
+    model = MiniLMEmbedder()
+    model.embed(["warm the model up"])
+    began = time.perf_counter()
+    for i in range(0, len(texts), 256):
+        model.embed(texts[i : i + 256])
+    return time.perf_counter() - began, len(texts)
+
+
 def run_benchmark(
     days: int = 365, end: date = date(2026, 11, 20), volume: float = 1.0
 ) -> dict[str, Any]:
@@ -79,17 +145,21 @@ def run_benchmark(
             *("sample", "--days", str(days), "--end", str(end), "--out", str(home)),
             *("--volume", str(volume)),
         )
-        head_s, _ = _backfill(home, first, head_end)
-        middle_s = 0.0
+        _PEAK["rss"] = 0
+        head_s, head = _backfill(home, first, head_end)
+        middle_s, middle = 0.0, {}
         if head_end + timedelta(days=1) < tail_start:
-            middle_s, _ = _backfill(
+            middle_s, middle = _backfill(
                 home, head_end + timedelta(days=1), tail_start - timedelta(days=1)
             )
-        tail_s, _ = _backfill(home, tail_start, end)
+        tail_s, tail = _backfill(home, tail_start, end)
         cold_s = head_s + middle_s + tail_s
+        limit_s, distinct = _bare_model_s(home)
         warm_s, warm = _backfill(home, first, end)
         force_s, _ = _backfill(home, first, end, "--force")
     warm_llm, warm_embed = _calls(warm)
+    cold_embed = _embedding([head, middle, tail])
+    asked = cold_embed["embed_computed"] + cold_embed["embed_cache_hits"]
     first_per_day, last_per_day = head_s / window, tail_s / window
     return {
         "days": days,
@@ -108,6 +178,14 @@ def run_benchmark(
         "cold_s_per_365_days": round(cold_s / days * 365, 0),
         "warm_llm_calls": warm_llm,
         "warm_embed_calls": warm_embed,
+        "texts_embedded": int(cold_embed["embed_computed"]),
+        "embed_cache_hits": int(cold_embed["embed_cache_hits"]),
+        "embed_cache_hit_rate": round(cold_embed["embed_cache_hits"] / asked, 3) if asked else 0.0,
+        "embed_s": round(cold_embed["embed_s"], 1),
+        "embed_share": round(cold_embed["embed_s"] / cold_s, 3),
+        "embed_limit_s": round(limit_s, 1),
+        "embed_limit_texts": distinct,
+        "peak_rss_mb": round(_PEAK["rss"] / 2**20),
         "targets": TARGETS,
     }
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import zipfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +12,6 @@ from rich.console import Console
 
 from omoide.core.days import parse_day
 from omoide.core.errors import OmoideError
-from omoide.core.settings import get_settings
 
 out = Console()
 
@@ -43,6 +41,7 @@ def export_command(
     """Write this home to one portable archive (or your own writing as chat-messages JSONL)."""
     from omoide.cli.runtime import writing
     from omoide.core.files import write_text_atomic
+    from omoide.core.settings import get_settings
 
     settings = get_settings()
     out_file = out_file.expanduser().resolve()
@@ -79,9 +78,13 @@ def import_command(
     ] = False,
 ) -> None:
     """Fill an empty home (OMOIDE_HOME) from an `omoide export` archive; re-embeds if the model differs."""
+    import zipfile
+
     from omoide.archive.restore import import_home, read_manifest, restore_config
     from omoide.cli.runtime import writing
+    from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
+    from omoide.embed.cache import cached
 
     archive = archive.expanduser().resolve()
     home = get_settings().home
@@ -95,9 +98,10 @@ def import_command(
             placed = restore_config(zf, manifest, archive, home)
             settings = get_settings()  # the archive's omoide.toml, when the home had none
             try:
-                counts = import_home(
-                    settings, zf, manifest, archive, get_embedder(settings.embed, settings.llm.host)
+                embedder = cached(
+                    get_embedder(settings.embed, settings.llm.host), settings.cache_dir
                 )
+                counts = import_home(settings, zf, manifest, archive, embedder)
             except BaseException:
                 if placed:
                     (home / "omoide.toml").unlink(missing_ok=True)

@@ -15,6 +15,7 @@ from typing import Any
 from omoide.core.kinds import CHAT_SOURCE_KINDS
 from omoide.core.location import Remote
 from omoide.core.settings import Settings
+from omoide.embed import cache as embed_cache
 from omoide.forget import purge
 from omoide.forget.scan import Hit, scan_home, scan_store
 from omoide.forget.select import Selection, Selector, select_records
@@ -104,6 +105,9 @@ def take_back(settings: Settings, selector: Selector, selection: Selection) -> d
 def settle(settings: Settings, selection: Selection) -> dict[str, int]:
     """Settings + selection -> caches, stored results and log lines quoting it removed; counts."""
     return {
+        # Vectors are keyed by a hash of their text, so no needle finds them: a vector of a
+        # forgotten text is still derived from it, and the whole cache goes (it is rebuilt).
+        "embedding cache vectors": embed_cache.clear(settings.cache_dir),
         "cache files": purge.purge_files(
             [settings.cache_dir, settings.prefect_home / "storage"], selection.matcher
         ),

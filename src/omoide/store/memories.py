@@ -14,11 +14,12 @@ on the next write or index catch-up) and, once the table holds
 the prefilters. Below that, flat search stays: it is exact and
 cheap (384 dims on 2 shared cores: ~10 ms at 10k rows, ~16 ms at 20k), while past it it
 climbs steeply (~130 ms at 50k, ~210 ms at 100k). IVF_SQ answers in 3-6 ms at those sizes
-with ~96-98% recall@10 and builds in under a second; IVF_PQ found only 28% of the true top
+with ~96-98% recall@10 and builds in seconds (`_vector_config`); IVF_PQ found only 28% of the true top
 10 and took a minute to build at 100k, IVF_HNSW_SQ took three minutes.
 The index uses L2 distance: vectors are unit length, so L2² = 2 − 2·cosine ranks exactly as
 cosine, and a plain `table.search(vec)` (L2 by default) uses the same index. Its partitions
-are trained when it is built; later rows are folded in by `optimize()`.
+are trained when it is built; later rows are folded in by `optimize()`, and once the table
+has doubled the partitions are trained anew (`_maintain_indices`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from omoide.core.errors import EmbeddingMismatchError, OmoideError
 from omoide.core.ids import stable_id
 from omoide.core.kinds import DAY_KINDS, OWN_BACKENDS
 from omoide.embed.base import Embedder
+from omoide.embed.text import TEXT_VERSION, embedding_text
 from omoide.store.connect import connect_db
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,12 @@ FTS_LANGUAGE = "English"
 # simple tokenizer 22.9/23.6/24.3 and character bigrams 85.4/95.8/97.2 (docs/benchmarks.md).
 FTS_TOKENIZER = "icu"
 FTS_INDEX = "content_fts_icu"  # a new tokenizer gets a new name: older indices are replaced
+INDEX_VERSION = 2  # bumped with the index parameters below: cached bench tables are rebuilt
+# The vector index is named after the rows its partitions were trained on; once the table
+# has grown ANN_RETRAIN_GROWTH times past that, it is trained anew (an older name counts as
+# untrained), so ten years of rows are not searched through partitions sized for the first.
+VECTOR_INDEX = "vector_ivf_sq_n"
+ANN_RETRAIN_GROWTH = 2
 # FACTS columns whose change means a rewrite; recorded_at is when omoide first wrote the
 # row, so a re-run with a later clock is not a change.
 COMPARED = [n for n in schemas.FACTS.names if n != "recorded_at"]
@@ -94,7 +102,7 @@ def sql_ts(when: datetime) -> str:
 
 def content_hash(kind: str, content: str, embed_model: str) -> str:
     """Kind, content, embedding model -> hash deciding whether a row needs a new vector."""
-    return stable_id("memory-content", kind, content, embed_model)
+    return stable_id("memory-content", TEXT_VERSION, kind, content, embed_model)
 
 
 def stored_model(table: lancedb.table.Table) -> str | None:
@@ -232,8 +240,9 @@ def lookup(table: lancedb.table.Table, ids: Sequence[str], columns: list[str]) -
     return pa.concat_tables(parts) if parts else pa.table({c: [] for c in columns})
 
 
-def _embed(embedder: Embedder, texts: list[str], dim: int) -> np.ndarray:
-    """Texts -> (n, dim) vectors, checked against the table's dimension."""
+def _embed(embedder: Embedder, kinds: list[str], contents: list[str], dim: int) -> np.ndarray:
+    """Rows' kinds and contents -> (n, dim) vectors of their embedding texts, checked against the table's dimension."""
+    texts = [embedding_text(k, c) for k, c in zip(kinds, contents, strict=True)]
     vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
     if vectors.shape != (len(texts), dim):
         raise EmbeddingMismatchError(
@@ -272,7 +281,9 @@ def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> U
     dim = table.schema.field("vector").type.list_size
     vectors = np.empty((len(fresh) + len(reuse), dim), dtype=np.float32)
     if fresh:
-        vectors[: len(fresh)] = _embed(embedder, [contents[i] for i in fresh], dim)
+        vectors[: len(fresh)] = _embed(
+            embedder, [kinds[i] for i in fresh], [contents[i] for i in fresh], dim
+        )
     if reuse:
         old = lookup(table, [ids[i] for i in reuse], ["memory_id", "vector"]).to_pylist()
         by_id = {r["memory_id"]: r["vector"] for r in old}
@@ -322,21 +333,58 @@ def _text_index_current(table: lancedb.table.Table, indices: Sequence[Any]) -> b
     return FTS_INDEX in names
 
 
+def _vector_config(rows: int) -> IvfSq:
+    """Rows to index -> IVF_SQ settings: about √rows partitions of about √rows rows each.
+
+    Searched with LanceDB's default 20 probes, that reads ~6k codes per search at 100k rows and
+    ~20k at 1M (3-4 ms), where Lance's own default (partitions of ~8k rows) read every
+    partition at 100k (8-16 ms). A lighter training sample (64 rows a partition, 25 rounds)
+    keeps a build at 1M rows near a minute; found 97% of the exact top 50 at 100k
+    (docs/benchmarks.md, issue 29 part 5).
+    """
+    return IvfSq(
+        distance_type="l2",
+        num_partitions=max(1, round(rows**0.5)),
+        sample_rate=64,
+        max_iterations=25,
+    )
+
+
+def _trained_rows(indices: Sequence[Any]) -> int | None:
+    """The table's indices -> rows its vector index was trained on (0 for an older name), None without one."""
+    names = [idx.name for idx in indices if "vector" in idx.columns]
+    if not names:
+        return None
+    tail = names[0].removeprefix(VECTOR_INDEX)
+    return int(tail) if names[0] != tail and tail.isdigit() else 0
+
+
+def _index_vectors(table: lancedb.table.Table, indices: Sequence[Any], rows: int) -> None:
+    """Table + its indices + its rows -> its vector index trained on those rows (an older one dropped)."""
+    for old in (idx.name for idx in indices if "vector" in idx.columns):
+        table.drop_index(old)
+    table.create_index("vector", config=_vector_config(rows), name=f"{VECTOR_INDEX}{rows}")
+
+
 def _maintain_indices(table: lancedb.table.Table) -> None:
-    """Table after a write -> FTS index present, vector index once large, new rows indexed."""
+    """Table after a write -> FTS index present, vector index once large (trained anew as it grows), new rows indexed."""
     indices = table.list_indices()
     current = _text_index_current(table, indices)
     # An older text index was just dropped: it no longer counts as built.
     indexed = {c for idx in indices for c in idx.columns if current or c != "content"}
     if not current:
         table.create_index("content", config=_fts_config(), name=FTS_INDEX)
-    if "vector" not in indexed and table.count_rows() >= ANN_MIN_ROWS:
-        table.create_index("vector", config=IvfSq(distance_type="l2"))
+    rows = table.count_rows()
+    trained = _trained_rows(indices)
+    if rows >= ANN_MIN_ROWS and (trained is None or rows >= ANN_RETRAIN_GROWTH * trained):
+        _index_vectors(table, indices, rows)
+        log.info("memories: vector index (IVF_SQ) trained on %d rows", rows)
+    if rows >= ANN_MIN_ROWS and not {"ts", "kind"} <= indexed:
         # Without these the ts/kind prefilter scans both columns on every recall: at 100k
         # rows a filtered recall takes ~26 ms without them and ~15 ms with them.
         table.create_index("ts", config=BTree())
         table.create_index("kind", config=Bitmap())
-        log.info("memories: built vector (IVF_SQ) and prefilter indices")
+        log.info("memories: built prefilter indices")
     if indexed:
         # Folds the new rows into the existing indices and compacts small write fragments.
         table.optimize()
