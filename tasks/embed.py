@@ -14,7 +14,7 @@ from omoide import __version__, quality
 from omoide.core.ids import stable_id
 from omoide.core.settings import EmbedSettings
 from omoide.embed import get_embedder
-from omoide.embed.cache import cached
+from omoide.embed.cache import CachedEmbedder
 from omoide.memory.reindex import open_for_embedding
 from omoide.store.lake import partition_digest, read_facts
 from omoide.store.memories import day_rows, replace_day
@@ -65,7 +65,7 @@ def embed_day(
     `maintain=False` leaves index upkeep to the caller (`index_upkeep`, once per backfill chunk).
     """
     rows = read_facts(lake_dir, day)
-    embedder = cached(get_embedder(embed, llm_host), cache_dir)
+    embedder = CachedEmbedder(get_embedder(embed, llm_host), cache_dir)
     table, rebuilt = open_for_embedding(db_dir, lake_dir, embedder, now)
     stats = replace_day(table, day.isoformat(), rows, embedder, now, maintain=maintain)
     if stats.deleted:

@@ -84,7 +84,7 @@ def import_command(
     from omoide.cli.runtime import writing
     from omoide.core.settings import get_settings
     from omoide.embed import get_embedder
-    from omoide.embed.cache import cached
+    from omoide.embed.cache import CachedEmbedder
 
     archive = archive.expanduser().resolve()
     home = get_settings().home
@@ -98,7 +98,7 @@ def import_command(
             placed = restore_config(zf, manifest, archive, home)
             settings = get_settings()  # the archive's omoide.toml, when the home had none
             try:
-                embedder = cached(
+                embedder = CachedEmbedder(
                     get_embedder(settings.embed, settings.llm.host), settings.cache_dir
                 )
                 counts = import_home(settings, zf, manifest, archive, embedder)

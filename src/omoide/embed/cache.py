@@ -121,13 +121,7 @@ class CachedEmbedder:
     def _set_aside(self, exc: Exception) -> None:
         """A cache error -> the damaged file removed so the next call starts a new one (vectors are recomputed)."""
         log.warning("embedding cache %s unusable (%s): starting a new one", self.path, exc)
-        for suffix in ("", "-wal", "-shm"):
-            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
-
-
-def cached(embedder: Embedder, cache_dir: Path) -> CachedEmbedder:
-    """Embedder + the home's cache folder -> the embedder behind the shared embedding cache."""
-    return CachedEmbedder(embedder, cache_dir)
+        _remove(self.path)
 
 
 def clear(cache_dir: Path) -> int:
@@ -140,6 +134,11 @@ def clear(cache_dir: Path) -> int:
                 held = int(db.execute("SELECT count(*) FROM vectors").fetchone()[0])
         except sqlite3.DatabaseError:
             held = 0
+    _remove(path)
+    return held
+
+
+def _remove(path: Path) -> None:
+    """The cache file -> deleted with its write-ahead log and shared-memory files."""
     for suffix in ("", "-wal", "-shm"):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
-    return held

@@ -13,7 +13,7 @@ from omoide.core.errors import EmbeddingMismatchError
 from omoide.core.settings import Settings
 from omoide.embed import get_embedder
 from omoide.embed.base import Embedder
-from omoide.embed.cache import cached
+from omoide.embed.cache import CachedEmbedder
 from omoide.store.lake import read_facts, stage_days
 from omoide.store.memories import drop_memories, open_memories, replace_day
 
@@ -27,7 +27,7 @@ def reindex(settings: Settings, now: datetime) -> dict[str, Any]:
     so a rebuild needs no LLM: only the embedder runs again. This is how a change of
     embedding model is applied (the old vectors are dropped, never mixed with new ones).
     """
-    embedder = cached(get_embedder(settings.embed, settings.llm.host), settings.cache_dir)
+    embedder = CachedEmbedder(get_embedder(settings.embed, settings.llm.host), settings.cache_dir)
     return reembed_all(settings.lancedb_dir, settings.lake_dir, embedder, now)
 
 

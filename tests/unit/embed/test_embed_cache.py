@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omoide.embed.cache import CACHE_FILE, CachedEmbedder, cached, clear
+from omoide.embed.cache import CACHE_FILE, CachedEmbedder, clear
 from omoide.embed.minilm import MiniLMEmbedder
 from omoide.embed.text import embedding_text
 from tests.fakes import FakeEmbedder
@@ -16,11 +16,11 @@ from tests.fakes import FakeEmbedder
 
 def test_a_text_is_computed_once_and_served_the_same(tmp_path: Path) -> None:
     inner = FakeEmbedder(dim=8)
-    first = cached(inner, tmp_path)
+    first = CachedEmbedder(inner, tmp_path)
     a = first.embed(["github.com: pull requests", "zoom: standup", "github.com: pull requests"])
     assert first.computed == 2 and first.hits == 0
     # A later process (a new wrapper) finds both in the file and asks the model nothing.
-    second = cached(inner, tmp_path)
+    second = CachedEmbedder(inner, tmp_path)
     b = second.embed(["zoom: standup", "github.com: pull requests", "new text"])
     assert (second.computed, second.hits) == (1, 2)
     assert inner.calls[-1] == ["new text"]
@@ -30,9 +30,12 @@ def test_a_text_is_computed_once_and_served_the_same(tmp_path: Path) -> None:
 
 
 def test_models_and_queries_do_not_share_vectors(tmp_path: Path) -> None:
-    one, other = cached(FakeEmbedder(dim=8, model="m1"), tmp_path), FakeEmbedder(dim=8, model="m2")
+    one, other = (
+        CachedEmbedder(FakeEmbedder(dim=8, model="m1"), tmp_path),
+        FakeEmbedder(dim=8, model="m2"),
+    )
     one.embed(["same words"])
-    two = cached(other, tmp_path)
+    two = CachedEmbedder(other, tmp_path)
     two.embed(["same words"])
     assert two.computed == 1 and two.hits == 0
     # A question is never cached: a model may embed a query differently from a passage.
@@ -42,7 +45,7 @@ def test_models_and_queries_do_not_share_vectors(tmp_path: Path) -> None:
 
 
 def test_the_file_holds_no_text(tmp_path: Path) -> None:
-    cached(FakeEmbedder(dim=8), tmp_path).embed(["Aiko's secret birthday plan"])
+    CachedEmbedder(FakeEmbedder(dim=8), tmp_path).embed(["Aiko's secret birthday plan"])
     assert b"secret" not in (tmp_path / CACHE_FILE).read_bytes()
 
 
@@ -50,18 +53,18 @@ def test_a_damaged_cache_is_replaced_not_fatal(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (tmp_path / CACHE_FILE).write_bytes(b"this is not a database" * 100)
-    emb = cached(FakeEmbedder(dim=8), tmp_path)
+    emb = CachedEmbedder(FakeEmbedder(dim=8), tmp_path)
     out = emb.embed(["a", "b"])
     assert out.shape == (2, 8) and emb.computed == 2
     assert "unusable" in caplog.text
     # The next call has a working cache again.
-    again = cached(FakeEmbedder(dim=8), tmp_path)
+    again = CachedEmbedder(FakeEmbedder(dim=8), tmp_path)
     again.embed(["a"])
     assert again.hits == 1
 
 
 def test_clear_removes_every_vector(tmp_path: Path) -> None:
-    cached(FakeEmbedder(dim=8), tmp_path).embed(["a", "b", "c"])
+    CachedEmbedder(FakeEmbedder(dim=8), tmp_path).embed(["a", "b", "c"])
     assert clear(tmp_path) == 3
     assert not (tmp_path / CACHE_FILE).exists()
     assert clear(tmp_path) == 0
@@ -69,7 +72,7 @@ def test_clear_removes_every_vector(tmp_path: Path) -> None:
 
 def _writer(folder: str, texts: list[str]) -> None:
     """Folder + texts -> embedded through the cache in this process."""
-    cached(FakeEmbedder(dim=8), Path(folder)).embed(texts)
+    CachedEmbedder(FakeEmbedder(dim=8), Path(folder)).embed(texts)
 
 
 def test_two_processes_write_at_once_without_loss_or_doubles(tmp_path: Path) -> None:
@@ -83,7 +86,7 @@ def test_two_processes_write_at_once_without_loss_or_doubles(tmp_path: Path) -> 
     for p in procs:
         p.join(120)
         assert p.exitcode == 0
-    emb = cached(FakeEmbedder(dim=8), tmp_path)
+    emb = CachedEmbedder(FakeEmbedder(dim=8), tmp_path)
     emb.embed(texts)
     assert (emb.computed, emb.hits) == (0, 400)
     assert clear(tmp_path) == 400
@@ -93,9 +96,9 @@ def test_the_bundled_model_through_the_cache_gives_its_own_vectors(tmp_path: Pat
     model = MiniLMEmbedder()
     texts = ["I decided on LanceDB for warelay", "ramen with Peter at 13:00"]
     direct = model.embed(texts)
-    through: CachedEmbedder = cached(model, tmp_path)
+    through = CachedEmbedder(model, tmp_path)
     through.embed(texts)
-    again = cached(model, tmp_path).embed(texts)
+    again = CachedEmbedder(model, tmp_path).embed(texts)
     np.testing.assert_array_equal(again, direct)
 
 
