@@ -14,12 +14,14 @@ import ipaddress
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from omoide.cli.recall_route import endpoint_file
 from omoide.sample import write_sample
 
 DAY = "2026-11-20"
@@ -104,3 +106,41 @@ def test_a_backfill_connects_to_nothing_beyond_loopback(
     text = trace.read_text(errors="replace")
     assert "connect(" in text  # the trace saw the run's own loopback traffic (Prefect's API)
     assert offending(text) == []
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_the_recall_endpoint_and_a_command_it_answers_connect_to_nothing_beyond_loopback(
+    home_with_memories: Path, tmp_path: Path
+) -> None:
+    """What `omoide server` runs to answer `omoide recall`, traced from its start, and a recall through it."""
+    served_trace, command_trace = tmp_path / "endpoint.trace", tmp_path / "command.trace"
+    env = {**os.environ, "OMOIDE_HOME": str(home_with_memories)}
+    endpoint = subprocess.Popen(
+        [*strace(served_trace), sys.executable, "-m", "omoide.cli.recall_endpoint"],
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # strace does not pass a SIGTERM on: the group gets it
+    )
+    try:
+        assert endpoint.stdout is not None and "recall endpoint" in endpoint.stdout.readline()
+        port = endpoint_file(home_with_memories).read_text().split('"port": ')[1].split(",")[0]
+        recall = [sys.executable, "-c", "from omoide.cli.app import main; main()", "recall"]
+        run = subprocess.run(
+            [*strace(command_trace), *recall, "sourdough", "--json"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.killpg(endpoint.pid, signal.SIGTERM)
+        try:
+            endpoint.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(endpoint.pid, signal.SIGKILL)
+            endpoint.wait()
+    assert run.returncode == 0 and "sourdough" in run.stdout, run.stderr[-2000:]
+    asked = command_trace.read_text(errors="replace")
+    assert f"sin_port=htons({port})" in asked  # it was answered through the endpoint
+    assert offending(asked + served_trace.read_text(errors="replace")) == []

@@ -23,6 +23,7 @@ import psutil
 import pyarrow.parquet as pq
 import pytest
 
+from omoide.cli.recall_route import endpoint_file, running_endpoint
 from omoide.cli.runtime import running_server, server_file
 from omoide.sample import write_sample
 from tests.fakes import CLI
@@ -117,9 +118,12 @@ def test_the_server_stops_with_its_prefect_server(omoide_home: Path, tmp_path: P
     command = [*CLI, "server", "--port", str(free_port()), "--no-ui"]
     with background(command, clean_env(OMOIDE_HOME=str(omoide_home)), log) as process:
         _until("server", lambda: running_server(omoide_home) is not None, process, log)
+        # It answers recall and ask too, once LanceDB and the model are loaded.
+        _until("recall endpoint", lambda: running_endpoint(omoide_home), process, log)
         code, took = _stop(process, signal.SIGTERM, log)
     assert took < BOUND_S and code == 0
     assert not server_file(omoide_home).exists()
+    assert not endpoint_file(omoide_home).exists()
 
 
 @pytest.mark.prefect_server

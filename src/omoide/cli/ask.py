@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -39,19 +39,34 @@ def ask_command(
     ] = False,
 ) -> None:
     """Answer a question about your own days: an overview, time spent, when, or a lookup; cited."""
-    from omoide.answer.ask import ask
-    from omoide.core.days import reference_time
-    from omoide.core.settings import get_settings
+    found = None
+    if not with_llm:  # the model's wording is asked from this process, never from the endpoint
+        from omoide.cli.recall_route import answered
 
-    settings = get_settings()
-    now = reference_time(now_at, settings.timezone)
-    found = ask(question, settings, now, llm=_model(settings) if with_llm else None).to_json()
+        served = answered("ask", {"question": question, "now_at": now_at})
+        found = None if served is None else served["result"]
+    if found is None:
+        from omoide.core.settings import get_settings
+
+        settings = get_settings()
+        found = ask_found(settings, question, now_at, llm=_model(settings) if with_llm else None)
     if as_json:
         print(json.dumps(found, ensure_ascii=False))
         return
     out.print(escape(found["answer"]), highlight=False)
     for c in found["citations"]:
         out.print(f"  [dim]{escape(c['day'])}  {escape(c['source'])}[/]", highlight=False)
+
+
+def ask_found(
+    settings: Settings, question: str, now_at: str | None = None, llm: LLM | None = None
+) -> dict[str, Any]:
+    """Settings + a question (+ the time it is asked at, + a model to word it) -> what `omoide ask --json` prints."""
+    from omoide.answer.ask import ask
+    from omoide.core.days import reference_time
+
+    now = reference_time(now_at, settings.timezone)
+    return ask(question, settings, now, llm=llm).to_json()
 
 
 def _model(settings: Settings) -> LLM | None:

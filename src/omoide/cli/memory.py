@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 from zoneinfo import ZoneInfo
 
 import typer
@@ -92,12 +92,60 @@ def recall_command(
     ] = None,
 ) -> None:
     """Recall memories: hybrid search × time decay × importance, with citations."""
-    from omoide.core.settings import get_settings
+    from omoide.cli.recall_route import answered
+
+    params = {
+        "query": query,
+        "k": k,
+        "since": since,
+        "until": until,
+        "kind": kind,
+        "entity": entity,
+        "memory_type": memory_type,
+        "budget": budget,
+        "rehearse": rehearse,
+        "forgetting": forgetting,
+        "around": around,
+        "now_at": now_at,
+        "as_of": as_of,
+    }
+    # The home's running endpoint answers first (no LanceDB or model to load); else this process.
+    found = answered("recall", params)
+    if found is None:
+        from omoide.core.settings import get_settings
+
+        settings = get_settings()
+        found = {"result": recall_items(settings, **params), "timezone": settings.timezone}
+    items, timezone = found["result"], found["timezone"]
+    if as_json:
+        print(json.dumps(items, ensure_ascii=False))
+    elif around is not None:
+        _show_neighbours(items)
+    else:
+        _show_recalled(items, timezone)
+
+
+def recall_items(
+    settings: Settings,
+    query: str | None = None,
+    k: int | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    kind: list[str] | None = None,
+    entity: list[str] | None = None,
+    memory_type: list[str] | None = None,
+    budget: int | None = None,
+    rehearse: bool = True,
+    forgetting: bool = False,
+    around: str | None = None,
+    now_at: str | None = None,
+    as_of: str | None = None,
+) -> list[dict[str, Any]]:
+    """Settings + `omoide recall`'s parameters -> what `--json` prints (the memories, or a memory's neighbours)."""
     from omoide.embed import get_embedder
     from omoide.memory.recall import Asked, recall_asked
     from omoide.store.validity_table import load_validity
 
-    settings = get_settings()
     if as_of is not None and now_at is not None:
         raise OmoideError("give --as-of or --now, not both: --as-of sets the reference time")
     now = reference_time(now_at, settings.timezone)
@@ -106,18 +154,7 @@ def recall_command(
     if around is not None:
         from omoide.memory.associate import around as neighbours
 
-        found = neighbours(table, around, now, k=k or settings.recall.k)
-        if as_json:
-            print(json.dumps([a.to_json() for a in found], ensure_ascii=False))
-            return
-        for a in found:
-            item = a.to_json()
-            out.print(
-                f"[bold]{item['score']:.3f}[/]  {item['kind']}  {escape(', '.join(item['reasons']))}  {escape(item['source'])}",
-                highlight=False,
-            )
-            out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
-        return
+        return [a.to_json() for a in neighbours(table, around, now, k=k or settings.recall.k)]
     if not query:
         raise OmoideError("give a query, or --around MEMORY_ID")
     asked = Asked(query, since, until, kind, entity, k, budget, memory_type, as_of)
@@ -132,12 +169,23 @@ def recall_command(
         forgetting,
         validity=load_validity(settings.lancedb_dir),
     )
-    if as_json:
-        print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
-        return
-    zone = ZoneInfo(settings.timezone)
-    for r in results:
-        item = r.to_json()
+    return [r.to_json() for r in results]
+
+
+def _show_neighbours(items: list[dict[str, Any]]) -> None:
+    """`recall --around`'s items -> one line of score, kind, reasons and source each, then the content."""
+    for item in items:
+        out.print(
+            f"[bold]{item['score']:.3f}[/]  {item['kind']}  {escape(', '.join(item['reasons']))}  {escape(item['source'])}",
+            highlight=False,
+        )
+        out.print("       " + escape(" ".join(item["content"].split())[:300]), highlight=False)
+
+
+def _show_recalled(items: list[dict[str, Any]], timezone: str) -> None:
+    """Recalled items + the timezone -> each as score, local time, kind, type and source, then the content."""
+    zone = ZoneInfo(timezone)
+    for item in items:
         when = datetime.fromisoformat(item["ts"]).astimezone(zone).strftime("%Y-%m-%d %H:%M")
         out.print(
             f"[bold]{item['score']:.3f}[/]  {when}  [cyan]{item['kind']}[/]  "
@@ -148,7 +196,7 @@ def recall_command(
         if item["superseded_by"]:
             until = datetime.fromisoformat(item["valid_to"]).astimezone(zone).date()
             out.print(f"       (superseded {until} by {item['superseded_by']})", highlight=False)
-    if not results:
+    if not items:
         out.print("nothing recalled")
 
 

@@ -99,6 +99,13 @@ def server(
         int, typer.Option(min=1, max=65535, help="Loopback port of the API and the UI.")
     ] = 4200,
     ui: Annotated[bool, typer.Option(help="Serve Prefect's UI as well.")] = True,
+    recall: Annotated[
+        bool,
+        typer.Option(
+            help="Answer `omoide recall` and `omoide ask` from this process, with LanceDB and the "
+            "model kept loaded (a loopback endpoint only they know the token of)."
+        ),
+    ] = True,
 ) -> None:
     """Run a long-lived Prefect server on 127.0.0.1 with its home under OMOIDE_HOME/prefect (Ctrl-C stops)."""
     from omoide.core.settings import get_settings
@@ -122,7 +129,13 @@ def server(
         )
     previous = {sig: signal.signal(sig, _raise_stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
     record = server_file(home)
+    endpoint = None
     try:
+        if recall:
+            from omoide.cli.recall_endpoint import RecallEndpoint
+
+            # Warms up (LanceDB, the model) while Prefect's server starts; answers once warm.
+            endpoint = RecallEndpoint(home).start()
         url = _wait_until_healthy(process, port)
         started = datetime.now(UTC).isoformat(timespec="seconds")
         write_text_atomic(
@@ -142,6 +155,8 @@ def server(
     except (KeyboardInterrupt, _Stop):
         out.print("Stopping the Prefect server.", highlight=False)
     finally:
+        if endpoint is not None:
+            endpoint.stop()  # first: its file goes, so the commands answer themselves at once
         _stop(process)
         _forget(record, process.pid)
         for sig, handler in previous.items():

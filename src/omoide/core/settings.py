@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -16,6 +15,7 @@ from pydantic_settings import (
 from omoide.core.config_file import toml_source
 from omoide.core.days import zone
 from omoide.core.errors import ConfigError
+from omoide.core.home import home_from_env
 from omoide.core.kinds import CHAT_EXPORT_KINDS, OWN_SPEAKER
 from omoide.core.location import StorePath, store_root
 
@@ -113,11 +113,6 @@ class RecallSettings(BaseModel):
     decay_lambda: float = Field(0.05, ge=0)
     k: int = Field(10, ge=1)
     token_budget: int = Field(2000, ge=1)
-
-
-def home_from_env() -> Path:
-    """Environment -> OMOIDE_HOME as an absolute path (default ./data)."""
-    return Path(os.environ.get("OMOIDE_HOME", "data")).expanduser().resolve()
 
 
 class Settings(BaseSettings):

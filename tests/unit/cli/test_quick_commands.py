@@ -48,6 +48,8 @@ def test_bench_cli_reports_medians_and_what_recall_loaded(home_with_memories: Pa
         "recall_s",
         "recall_no_rehearse_s",
         "ask_s",
+        "recall_served_s",  # through the recall endpoint `omoide server` runs
+        "ask_served_s",
         "import_lancedb_s",
         "embed_model_s",
         "python_s",
