@@ -232,6 +232,40 @@ def test_one_validation_of_several_sources_gives_each_its_own_verdicts() -> None
     assert quality.validate_parts({}, "events_raw", PARAMS) == {}
 
 
+def test_rows_are_asked_of_gx_only_for_checks_that_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[tuple[str, list[int]]] = []
+    real = quality._gx_run
+
+    def spy(spec, work, gx_suite, params, result_format):  # type: ignore[no-untyped-def]
+        positions = [int(e.meta[quality._INDEX_KEY]) for e in gx_suite.expectations]
+        runs.append((result_format["result_format"], positions))
+        return real(spec, work, gx_suite, params, result_format)
+
+    monkeypatch.setattr(quality, "_gx_run", spy)
+    checks = quality.load_suite("events_raw").checks
+    quality.validate(frame([event(i) for i in range(3)]), "events_raw", PARAMS)
+    assert runs == [("BOOLEAN_ONLY", list(range(len(checks))))]
+    runs.clear()
+    result = quality.validate(frame([event(0), event(1, event_type="bogus")]), "events_raw", PARAMS)
+    failed = [i for i, o in enumerate(result.outcomes) if not o.success]
+    assert [fmt for fmt, _ in runs] == ["BOOLEAN_ONLY", "COMPLETE"] and runs[1][1] == failed
+    assert outcome(result, "expect_column_values_to_be_in_set", "event_type").unexpected_index == [
+        101
+    ]
+
+
+def test_a_lenient_check_that_passes_still_reports_its_rows() -> None:
+    lenient = {
+        "type": "expect_column_values_to_not_be_null",
+        "kwargs": {"column": "title", "mostly": 0.5},
+        "meta": {"on_fail": "warn"},
+    }
+    suite = quality.parse_suite({"name": "lenient", "expectations": [lenient]})
+    result = quality.validate(frame([event(0), event(1), event(2, title=None)]), suite)
+    (o,) = result.outcomes
+    assert (o.success, o.unexpected_count, o.unexpected_index) == (True, 1, [102])
+
+
 def test_parts_need_row_level_checks() -> None:
     lenient = {
         "type": "expect_column_values_to_not_be_null",
