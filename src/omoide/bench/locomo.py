@@ -31,7 +31,7 @@ from omoide.memory.recall import recall
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 TZ = "UTC"
-TURN_SPACING_S = 30  # LoCoMo gives a session's start only; turns are spaced in order
+TURN_SPACING_S = 30  # LoCoMo and LongMemEval give a session's start only; turns are spaced in order
 _EVIDENCE_SPLIT = re.compile(r"[;, ]+")
 _DIA = re.compile(r"^D:?(\d+):0*(\d+)$")
 
@@ -76,22 +76,31 @@ def conversation(sample: dict[str, Any]) -> Conversation:
     )
     lines, dias = [], []
     for n in numbers:
-        start = parse_session_time(conv[f"session_{n}_date_time"])
-        for i, turn in enumerate(conv[f"session_{n}"]):
+        said = []
+        for turn in conv[f"session_{n}"]:
             text = str(turn.get("text", "")).strip()
             if turn.get("blip_caption"):
                 text += f" [shares a photo: {turn['blip_caption']}]"
-            ts = start + timedelta(seconds=TURN_SPACING_S * i)
-            lines.append(
-                {
-                    "ts": ts.isoformat(),
-                    "speaker": turn["speaker"],
-                    "text": text or "(no text)",
-                    "conversation": str(sample["sample_id"]),
-                }
-            )
+            said.append((str(turn["speaker"]), text))
             dias.append(normalise_dia(str(turn["dia_id"])) or str(turn["dia_id"]))
+        start = parse_session_time(conv[f"session_{n}_date_time"])
+        lines += chat_lines(start, said, str(sample["sample_id"]))
     return Conversation(str(sample["sample_id"]), lines, dias, list(sample.get("qa", [])))
+
+
+def chat_lines(
+    start: datetime, turns: Sequence[tuple[str, str]], conversation: str
+) -> list[dict[str, Any]]:
+    """A session's start + its (speaker, text) turns -> chat JSONL records, TURN_SPACING_S apart."""
+    return [
+        {
+            "ts": (start + timedelta(seconds=TURN_SPACING_S * i)).isoformat(),
+            "speaker": speaker,
+            "text": text or "(no text)",
+            "conversation": conversation,
+        }
+        for i, (speaker, text) in enumerate(turns)
+    ]
 
 
 def ingest(conv: Conversation, home: Path, embedder: Embedder, now: datetime) -> Any:
