@@ -4,6 +4,7 @@ export, and recall in Japanese and with time words (`--now`)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -168,7 +169,8 @@ def test_no_chat_line_comes_twice_and_no_window_spans_two_sittings(sample_two_da
     windows = [hit for hit in found if hit["kind"] == "chat"]
     assert len(windows) >= 3  # Thursday evening's exchange and Friday's two sittings
     for hit in windows:
-        times = [at[x] for x in hit["content"].splitlines()]
+        # a line is the message as said, with the dates it meant after its time words
+        times = [at[_STATED_DATE.sub("", x)] for x in hit["content"].splitlines()]
         gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
         assert all(0 < g <= 300 for g in gaps), hit
 
@@ -187,6 +189,9 @@ def test_recall_shows_and_filters_how_each_memory_is_known(sample_two_days: Path
     assert mine and all(h["memory_type"] != "heard" for h in mine)
     r = run_cli("recall", "Peter", "--type", "rumour", home=sample_two_days)
     assert r.returncode != 0 and "unknown memory type" in r.stderr
+
+
+_STATED_DATE = re.compile(r" \[\d{4}(?:-\d{2}){0,2}(?:/\d{4}-\d{2}-\d{2})?\]")
 
 
 def _first(found: list[dict], text: str) -> int:

@@ -1,4 +1,4 @@
-"""The `omoide bench` commands: PII scoring, throughput, LoCoMo recall, recall latency, MCP, CLI start-up, backfill (one JSON object each with --json)."""
+"""The `omoide bench` commands: PII scoring, throughput, LoCoMo and LongMemEval recall, recall latency, MCP, CLI start-up, backfill (one JSON object each with --json)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.table import Table
 
 out = Console()
 bench_app = typer.Typer(
-    help="Benchmarks: PII scoring, throughput, LoCoMo recall, recall latency, MCP, CLI start-up, backfill.",
+    help="Benchmarks: PII scoring, throughput, LoCoMo and LongMemEval recall, recall latency, MCP, CLI start-up, backfill.",
     no_args_is_help=True,
 )
 
@@ -90,6 +90,84 @@ def bench_locomo(
         table.add_row(kk, *(f"{row[c]:.1f}" for c in cats), str(result["mean_words"][kk]))
     out.print(table)
     out.print(f"{result['questions']} questions; embeddings {result['embed_model']}")
+
+
+@bench_app.command("longmemeval")
+def bench_longmemeval(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSON in LongMemEval's format.")
+    ],
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Where built homes are kept and reused (default: ~/.cache/omoide-bench/longmemeval).",
+        ),
+    ] = None,
+    decay_lambda: Annotated[
+        float | None,
+        typer.Option(
+            help="Time decay λ while recalling (default: [recall] decay_lambda; 0 = none)."
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ingest each question's haystack through the pipeline's stages; session and turn recall@k against BM25 over turns."""
+    from omoide.bench.longmemeval import run_longmemeval
+    from omoide.core.settings import get_settings
+
+    lam = get_settings().recall.decay_lambda if decay_lambda is None else decay_lambda
+    result = run_longmemeval(data, cache_dir=cache_dir, limit=limit, decay_lambda=lam)
+    if as_json:
+        print(json.dumps(result))
+        return
+    table = Table("figure", "omoide", "BM25 turns")
+    bm25 = result["bm25_turns"]
+    for name in ("session_recall_any", "session_recall_all", "turn_recall", "words"):
+        for kk, value in result[name].items():
+            table.add_row(f"{name}@{kk}", str(value), str(bm25[name][kk]))
+    out.print(table)
+    same = result["bm25_turns_same_words"]
+    out.print(
+        f"BM25 at omoide's words at 10 ({same['words']} words, {same['turns']} turns): "
+        f"any {same['session_recall_any']}, all {same['session_recall_all']}, "
+        f"turns {same['turn_recall']}"
+    )
+    out.print(
+        f"{result['questions']} questions; embeddings {result['embed_model']}; "
+        f"{result['built']} homes built, {result['reused']} reused; {result['seconds']} s"
+    )
+
+
+@bench_app.command("crossval")
+def bench_crossval(
+    data: Annotated[
+        Path, typer.Option(exists=True, dir_okay=False, help="JSON in the LoCoMo format.")
+    ],
+    limit: Annotated[
+        int | None, typer.Option(min=2, help="Only the first N conversations.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Recall's constants left-one-conversation-out on LoCoMo: recall@10 as tuned, in sample and held out."""
+    from omoide.bench.crossval import run_crossval
+    from omoide.core.settings import get_settings
+
+    result = run_crossval(data, decay_lambda=get_settings().recall.decay_lambda, limit=limit)
+    if as_json:
+        print(json.dumps(result))
+        return
+    cats = list(result["default"])
+    table = Table("recall@10", *cats)
+    for figure in ("default", "in_sample", "cross_validated"):
+        table.add_row(figure, *(f"{result[figure][c]:.1f}" for c in cats))
+    out.print(table)
+    for name, c in result["chosen"].items():
+        out.print(
+            f"{name}: default {c['default']:g}, kept by {c['folds_keeping_default']} of "
+            f"{len(result['folds'])} folds; chosen {', '.join(f'{v:g}' for v in c['values_chosen'])}"
+        )
 
 
 @bench_app.command("retrieval")

@@ -14,7 +14,8 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     importance = 0.5 + 0.5 · importance
     confidence = 0.5 + 0.5 · confidence
     strength   = 1 + STRENGTH_GAIN · ln(1 + recall_count)       (rehearsal, mild)
-    window     = 1 inside the time window the question names, OUT_OF_WINDOW (0.5) outside
+    window     = 1 inside the time window the question names (by its time, or by a date its
+                 text states: "yesterday [2023-05-07]", `said_dates`), OUT_OF_WINDOW (0.5) outside
     authorship = BROWSED (0.8) for a browsing/app session, INFERRED (0.7) for an inferred
                  memory (a day's digest, a model's fact), 1 for what was lived, written or heard
     standing   = SUPERSEDED (0.5) for a W fact a later fact had replaced by `now`, else 1
@@ -98,6 +99,7 @@ from omoide.memory.query_entities import (
     entity_key,
     query_grams,
 )
+from omoide.memory.said_dates import stated_spans
 from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
 from omoide.memory.time_words import time_window, without_time_words
@@ -309,6 +311,7 @@ class _How:
     w_time: float
     forgetting: bool
     window: tuple[datetime, datetime] | None
+    tz: str  # the timezone of the dates stated in memories' text
 
 
 @dataclass(frozen=True)
@@ -374,7 +377,9 @@ def _ranked(
     in_window = np.ones(len(ids))
     if how.window is not None:
         lo, hi = (np.datetime64(w.astimezone(UTC).replace(tzinfo=None), "us") for w in how.window)
-        in_window = np.where((ts >= lo) & (ts < hi), 1.0, OUT_OF_WINDOW)
+        inside = (ts >= lo) & (ts < hi)
+        inside |= _states_a_date_within(rows["content"].to_pylist(), how.window, how.tz)
+        in_window = np.where(inside, 1.0, OUT_OF_WINDOW)
     kinds_of = rows["kind"].to_numpy(zero_copy_only=False)
     types_of = rows["memory_type"].to_numpy(zero_copy_only=False)
     authorship = np.select(
@@ -406,6 +411,17 @@ def _ranked(
     return _Ranked(rows, score, parts, order)
 
 
+def _states_a_date_within(
+    contents: Sequence[str], window: tuple[datetime, datetime], tz: str
+) -> np.ndarray:
+    """Memories' texts + a window + timezone -> whether each states a date (`said_dates`) that falls in the window."""
+    lo, hi = window
+    return np.array(
+        [any(a < hi and b > lo for a, b in stated_spans(c or "", tz)) for c in contents],
+        dtype=bool,
+    )
+
+
 def _feedback_vector(vector: np.ndarray, ranked: _Ranked) -> np.ndarray:
     """Query vector + a first ranking -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
     top = ranked.rows["vector"].take(pa.array(ranked.order[:FEEDBACK_DOCS], pa.int64()))
@@ -435,8 +451,9 @@ def recall(
     window: tuple[datetime, datetime] | None = None,
     types: Sequence[str] | None = None,
     validity: Mapping[str, Validity] | None = None,
+    tz: str = "UTC",
 ) -> list[Recalled]:
-    """Query + filters (+ a time window to favour, the facts' validities) -> up to k memories, best first (see the module docstring)."""
+    """Query + filters (+ a time window to favour, the facts' validities, the timezone of dates in the text) -> up to k memories, best first (see the module docstring)."""
     where = prefilter(since, until, kinds, entities, types)
     inside = None
     if window is not None:
@@ -460,7 +477,7 @@ def recall(
     lexical, (vector, semantic) = lexical_while(table, query, wheres, n, embedded)
     if not lexical and not semantic:
         return []
-    how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window)
+    how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window, tz)
     validity = validity or {}
     ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity)
     if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
@@ -582,6 +599,7 @@ def recall_asked(
         rehearse=rehearse,
         forgetting=forgetting,
         validity=validity,
+        tz=tz,
     )
 
 

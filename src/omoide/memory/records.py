@@ -1,13 +1,15 @@
 """A day's sanitized events and sessions -> the fine-grained memory records recall can cite.
 
-Three kinds, each keeping the refs of what it was made from:
+Three kinds, each keeping the refs of what it was made from (relative time words in notes
+and messages followed by the dates they mean, `omoide.memory.said_dates`):
 - `note`: one per note paragraph or bullet, cited at its `path#Lnn`;
 - `chat`: one per message, its content carrying the previous and next message of the
   same conversation *and sitting* as context (a reply like "yes, Friday" means nothing
-  alone), while its refs name only the message itself: the context is there to be found
-  by, not cited. A sitting ends where the conversation falls silent for longer than the
-  session gap (`session_gap_s`, the rule sessionize keeps a chat session by), so a window
-  never joins last night's goodbye to this morning's hello;
+  alone; a neighbour is cut to its first CONTEXT_WORDS words), while its refs name only the
+  message itself: the context is there to be found by, not cited. A sitting ends where the
+  conversation falls silent for longer than the session gap (`session_gap_s`, the rule
+  sessionize keeps a chat session by), so a window never joins last night's goodbye to this
+  morning's hello;
 - `session`: one per browsing/app session, a line of what was open and for how long.
   Chat sessions are left out: their messages are already records of their own.
 `## Retain` lines are not records but facts; see `facts.retained_facts`.
@@ -25,9 +27,14 @@ import pandas as pd
 from omoide.core import schemas
 from omoide.core.ids import stable_id
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS
+from omoide.memory.said_dates import annotated
 
 COLLECTOR = "collector"
 CHAT_CONTEXT = 1  # messages on each side of a chat message kept as its context
+# A neighbour is context, not evidence: its first words say what the message answers or what
+# answered it. An assistant's reply runs to ~290 words (LongMemEval), which made a one-line
+# question a 600-word memory; a chat message in LoCoMo is 20 words (90 % under 40).
+CONTEXT_WORDS = 80
 # Settings.session_gap_s by default; the daily flow passes the configured gap.
 SITTING_GAP_S = 300.0
 
@@ -40,8 +47,8 @@ def _frame(rows: list[dict[str, object]], day: date, now: datetime) -> pd.DataFr
     return schemas.conform(df, schemas.FACTS)
 
 
-def note_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame:
-    """Events -> one `note` record per note paragraph, cited at its line."""
+def note_records(events: pd.DataFrame, day: date, now: datetime, tz: str = "UTC") -> pd.DataFrame:
+    """Events (+ timezone) -> one `note` record per note paragraph, cited at its line, its relative dates resolved."""
     notes = events[events["event_type"] == "note"]
     rows = [
         {
@@ -49,7 +56,7 @@ def note_records(events: pd.DataFrame, day: date, now: datetime) -> pd.DataFrame
             "ts": e.ts,
             "kind": "note",
             "entities": list(e.entities) if e.entities is not None else [],
-            "content": _note_content(e.title, e.text),
+            "content": _note_content(e.title, annotated(str(e.text or ""), e.ts, tz)),
             "confidence": 1.0,
             "importance": 0.5,
             "source": e.source_ref,
@@ -74,23 +81,31 @@ def sittings(ts: pd.Series, gap_s: float) -> np.ndarray:
 
 
 def chat_records(
-    events: pd.DataFrame, day: date, now: datetime, gap_s: float = SITTING_GAP_S
+    events: pd.DataFrame,
+    day: date,
+    now: datetime,
+    gap_s: float = SITTING_GAP_S,
+    tz: str = "UTC",
 ) -> pd.DataFrame:
-    """Events (+ the sitting gap) -> one `chat` record per message with its neighbours in the sitting as context."""
+    """Events (+ the sitting gap, timezone) -> one `chat` record per message with its neighbours in the sitting as context, relative dates resolved."""
     chat = events[events["event_type"] == "chat"].sort_values(["title", "ts", "event_id"])
     rows: list[dict[str, object]] = []
     for _, conv in chat.groupby("title", dropna=False, sort=False):
         for _, sitting in conv.groupby(sittings(conv["ts"], gap_s), sort=False):
-            rows.extend(_windows(list(sitting.itertuples(index=False))))
+            rows.extend(_windows(list(sitting.itertuples(index=False)), tz))
     return _frame(rows, day, now)
 
 
-def _windows(msgs: list[Any]) -> list[dict[str, object]]:
-    """A sitting's messages in order -> one record dict per message, its neighbours as context."""
+def _windows(msgs: list[Any], tz: str) -> list[dict[str, object]]:
+    """A sitting's messages in order + timezone -> one record dict per message, its neighbours as context."""
     rows: list[dict[str, object]] = []
+    said = [annotated(str(m.text), m.ts, tz) for m in msgs]
     for i, m in enumerate(msgs):
         lo, hi = max(0, i - CHAT_CONTEXT), min(len(msgs), i + CHAT_CONTEXT + 1)
-        lines = [f"{o.actor or '?'}: {o.text}" for o in msgs[lo:hi]]
+        lines = [
+            f"{o.actor or '?'}: {said[j] if j == i else _gist(said[j])}"
+            for j, o in zip(range(lo, hi), msgs[lo:hi], strict=True)
+        ]
         rows.append(
             {
                 "memory_id": stable_id("memory", "chat", m.event_id),
@@ -108,6 +123,12 @@ def _windows(msgs: list[Any]) -> list[dict[str, object]]:
             }
         )
     return rows
+
+
+def _gist(text: str) -> str:
+    """A neighbour's text -> its first CONTEXT_WORDS words, '…' where cut."""
+    words = text.split()
+    return text if len(words) <= CONTEXT_WORDS else " ".join(words[:CONTEXT_WORDS]) + " …"
 
 
 def _partners(source: object, title: object) -> list[str]:
@@ -174,8 +195,8 @@ def day_records(
 ) -> pd.DataFrame:
     """A day's events and sessions (+ the sitting gap) -> all its fine-grained records (notes, chat, sessions)."""
     parts = [
-        note_records(events, day, now),
-        chat_records(events, day, now, gap_s),
+        note_records(events, day, now, tz),
+        chat_records(events, day, now, gap_s, tz),
         session_records(sessions, day, tz, now),
     ]
     parts = [p for p in parts if len(p)]

@@ -22,6 +22,11 @@ Rules for the ambiguous cases:
   2026-11-25 is December 2025); "last November": the most recent strictly before the current
   month; "this November" and 今年の11月: the current year's.
 - "since X", Xから, X以降, X以来: [start of X, now].
+- ahead: tomorrow, the day after tomorrow, next week / month / year (not "the next week": a
+  story's own next week), next Friday (the first one after today), 明日, 明後日, 来週, 来月,
+  来年, 来週の金曜日, 3日後: those future periods.
+- `time_phrases` finds every phrase of a statement, resolved against the time it was said
+  (`omoide.memory.said_dates`); a bare weekday is left out there.
 - "a couple of" = 2; "a few" and 数 = 3.
 Odd questions never raise: a match that names no real date (Nov 31, 99999 days ago) is
 skipped. An unknown timezone raises `ConfigError`, as everywhere else.
@@ -47,6 +52,7 @@ class TimeWindow:
     start: datetime
     end: datetime
     phrase: str
+    offset: int = 0  # where the phrase begins in the text (set by time_phrases)
 
 
 @dataclass(frozen=True)
@@ -183,13 +189,17 @@ _NAMED_PERIODS = {
     **{w: ("day", 0) for w in ("today", "今日", "本日")},
     **{w: ("day", -1) for w in ("yesterday", "昨日")},
     **{w: ("day", -2) for w in ("day before yesterday", "一昨日", "おととい")},
+    **{w: ("day", 1) for w in ("tomorrow", "明日", "あした")},
+    **{w: ("day", 2) for w in ("day after tomorrow", "明後日", "あさって")},
+    **{"来週": ("week", 1), "来月": ("month", 1), "来年": ("year", 1)},
     **{"今週": ("week", 0), "先週": ("week", -1), "先々週": ("week", -2)},
     **{"今月": ("month", 0), "先月": ("month", -1), "先々月": ("month", -2)},
     **{"今年": ("year", 0), "去年": ("year", -1), "昨年": ("year", -1)},
     **{"一昨年": ("year", -2), "おととし": ("year", -2)},
 }
 _NAMED = re.compile(
-    r"\b(?:today|yesterday|(?:the\s+)?day\s+before\s+yesterday)\b|"
+    r"\b(?:today|yesterday|(?:the\s+)?day\s+before\s+yesterday|tomorrow"
+    r"|(?:the\s+)?day\s+after\s+tomorrow)\b|"
     + "|".join(sorted((w for w in _NAMED_PERIODS if not w.isascii()), key=len, reverse=True)),
     _I,
 )
@@ -204,22 +214,22 @@ _PART = re.compile(
 # "this week", "last month", "the past 3 days", "over the past week": "this" and a bare
 # "last" name calendar periods, a count, "past" or "the last" a rolling window
 _PERIOD = re.compile(
-    rf"\b(?:(?:in|over|during|for|within)\s+)?(?P<the>the\s+)?(?P<which>this|last|past|previous)"
+    rf"\b(?:(?:in|over|during|for|within)\s+)?(?P<the>the\s+)?(?P<which>this|last|past|previous|next)"
     rf"\s+(?:(?P<n>{_NUM})\s+)?(?P<unit>day|week|month|year)s?\b",
     _I,
 )
-# "3 days ago", "a couple of weeks ago", 3日前, 二週間前 (not 2025年前半, 10日前後)
+# "3 days ago", "a couple of weeks ago", 3日前, 二週間前 (not 2025年前半, 10日前後); 3日後
 _AGO = re.compile(rf"\b(?P<n>{_NUM})\s+(?P<unit>day|week|month|year)s?\s+ago\b", _I)
-_AGO_JA = re.compile(rf"(?<!\d)(?P<n>{_NUM_JA})(?P<unit>{_UNIT_JA})前(?![半後])")
+_AGO_JA = re.compile(rf"(?<!\d)(?P<n>{_NUM_JA})(?P<unit>{_UNIT_JA})(?P<dir>前|後)(?![半後])")
 # rolling windows in Japanese: 過去3日間, この1週間, ここ数日
 _RECENT_JA = re.compile(rf"(?:過去|この|ここ)(?P<n>{_NUM_JA})(?P<unit>{_UNIT_JA})間?")
 # weekdays in full only: "sat", "sun", "wed" and "mon" are ordinary words too
 _WEEKDAY = re.compile(
-    r"\b(?:(?P<pre>on|last|this|past)\s+)?(?P<day>monday|tuesday|wednesday|thursday|friday"
+    r"\b(?:(?P<pre>on|last|this|past|next)\s+)?(?P<day>monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)\b(?:\s+(?P<post>last|this)\s+week\b)?",
     _I,
 )
-_WEEKDAY_JA = re.compile(r"(?:(?P<week>先々週|先週|今週)の?)?(?P<day>[月火水木金土日])曜日?")
+_WEEKDAY_JA = re.compile(r"(?:(?P<week>先々週|先週|今週|来週)の?)?(?P<day>[月火水木金土日])曜日?")
 # a month name only after a preposition or before a year ("may" and "march" are verbs too);
 # a day number after it makes a date instead (see _MONTH_DAY)
 _MONTH = re.compile(
@@ -268,6 +278,8 @@ def _part(m: re.Match[str], c: _Now) -> Span | None:
 def _period(m: re.Match[str], c: _Now) -> Span | None:
     """'this week', 'last month', 'the past 3 days' -> calendar period or rolling window."""
     which, n, unit = m["which"].lower(), m["n"], m["unit"].lower()
+    if which == "next":  # "the next day" follows a story's own day, not today
+        return None if n or m["the"] else _calendar(unit, 1, c)
     if which == "this":
         return None if n else _calendar(unit, 0, c)
     if n or which == "past" or (m["the"] and which == "last"):
@@ -276,8 +288,9 @@ def _period(m: re.Match[str], c: _Now) -> Span | None:
 
 
 def _ago(m: re.Match[str], c: _Now) -> Span | None:
-    """'3 days ago', '2週間前' -> that one calendar day, week, month or year."""
-    return _calendar(_unit(m["unit"]), -_number(m["n"]), c)
+    """'3 days ago', '2週間前', '3日後' -> that one calendar day, week, month or year."""
+    ahead = "dir" in m.re.groupindex and m["dir"] == "後"
+    return _calendar(_unit(m["unit"]), _number(m["n"]) * (1 if ahead else -1), c)
 
 
 def _recent(m: re.Match[str], c: _Now) -> Span | None:
@@ -286,14 +299,18 @@ def _recent(m: re.Match[str], c: _Now) -> Span | None:
 
 
 def _weekday(m: re.Match[str], c: _Now) -> Span | None:
-    """'on Tuesday', 'Tuesday last week', 'this Friday' -> that local day."""
+    """'on Tuesday', 'Tuesday last week', 'this Friday', 'next Monday' -> that local day."""
+    if (m["pre"] or "").lower() == "next":  # the first one after today
+        wd = _WEEKDAYS.index(m["day"].lower())
+        d = c.today + timedelta(days=(wd - c.today.weekday() - 1) % 7 + 1)
+        return _days(d, d + timedelta(days=1), c)
     rel = (m["post"] or ("this" if (m["pre"] or "").lower() == "this" else "")).lower()
     return _on_weekday(_WEEKDAYS.index(m["day"].lower()), {"last": -1, "this": 0}.get(rel), c)
 
 
 def _weekday_ja(m: re.Match[str], c: _Now) -> Span | None:
     """'火曜日', '先週の火曜日' -> that local day."""
-    week = {"今週": 0, "先週": -1, "先々週": -2}.get(m["week"] or "")
+    week = {"今週": 0, "先週": -1, "先々週": -2, "来週": 1}.get(m["week"] or "")
     return _on_weekday("月火水木金土日".index(m["day"]), week, c)
 
 
@@ -364,6 +381,43 @@ def time_window(question: str, tz: str, now: datetime) -> TimeWindow | None:
         end = max(c.now, start)
     s, e = before.start() if before else s, after.end() if after else e
     return TimeWindow(start, end, question[s:e])
+
+
+def _ambiguous_in_statement(m: re.Match[str]) -> bool:
+    """A match in a statement -> whether it names no clear time there (a bare weekday: "see you on Friday" looks ahead, "on Friday I ran" back)."""
+    groups = m.re.groupindex
+    if "day" in groups and "pre" in groups:  # _WEEKDAY
+        return (m["pre"] or "on").lower() in ("on", "past") and not m["post"]
+    if "day" in groups and "week" in groups:  # _WEEKDAY_JA
+        return not m["week"]
+    return False
+
+
+def time_phrases(text: str, tz: str, now: datetime) -> list[TimeWindow]:
+    """A statement, IANA timezone, the time it was said -> every time phrase in it resolved against that time, in text order.
+
+    Overlapping matches keep the leftmost, then the longest. A bare weekday is left out: in a
+    statement it may look back or ahead.
+    """
+    c = _Now(tz, now.astimezone(UTC), local_day(now, tz))
+    found: list[tuple[int, int, Span]] = []
+    for pattern, rule in _FAMILIES:
+        for m in pattern.finditer(text):
+            if _ambiguous_in_statement(m):
+                continue
+            try:
+                span = rule(m, c)
+            except (ValueError, OverflowError):
+                continue
+            if span is not None:
+                found.append((m.start(), m.end(), span))
+    out: list[TimeWindow] = []
+    taken = -1
+    for s, e, (start, end) in sorted(found, key=lambda f: (f[0], -f[1])):
+        if s >= taken:
+            out.append(TimeWindow(start, end, text[s:e], s))
+            taken = e
+    return out
 
 
 def without_time_words(question: str, window: TimeWindow) -> str:

@@ -72,3 +72,27 @@ def test_explicit_since_and_until_win_over_time_words(diary) -> None:
 
 def test_no_time_words_no_window(diary) -> None:
     assert all(r.parts.window == 1.0 for r in _ask(diary, "ramen"))
+
+
+def test_a_date_said_in_the_text_counts_as_inside_the_window(tmp_path: Path) -> None:
+    # "last week" said on the 24th meant the week of the 16th: a question about that week finds
+    # it inside, though it was written in this one.
+    emb = FakeEmbedder()
+    table = open_memories(tmp_path / "db", emb.model, emb.dim)
+    rows = [
+        ("said", "Ramen with Mina last week [2026-11-16/2026-11-22] was great", "L1"),
+        ("other", "Ramen again, alone", "L2"),
+    ]
+    upsert_memories(
+        table,
+        memory_rows(
+            *(
+                memory_row(m, t, now=NOW, day="2026-11-24", source=f"n/2026-11-24.md#{line}")
+                for m, t, line in rows
+            )
+        ),
+        emb,
+        NOW,
+    )
+    found = {r.memory_id: r.parts.window for r in _ask((table, emb), "ramen last week")}
+    assert found == {"said": 1.0, "other": OUT_OF_WINDOW}

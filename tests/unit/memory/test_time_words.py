@@ -56,6 +56,17 @@ CASES = [
     ("今年", (at(2026, 1, 1), at(2027, 1, 1)), "今年"),
     ("去年", (at(2025, 1, 1), at(2026, 1, 1)), "去年"),
     ("昨年", (at(2025, 1, 1), at(2026, 1, 1)), "昨年"),
+    # ahead
+    ("what is on tomorrow?", day(2026, 11, 26), "tomorrow"),
+    ("the day after tomorrow", day(2026, 11, 27), "the day after tomorrow"),
+    ("plans for next week", (at(2026, 11, 30), at(2026, 12, 7)), "for next week"),
+    ("next month", month(2026, 12), "next month"),
+    ("next Monday", day(2026, 11, 30), "next Monday"),
+    ("next Wednesday", day(2026, 12, 2), "next Wednesday"),
+    ("明日", day(2026, 11, 26), "明日"),
+    ("来週の金曜日", day(2026, 12, 4), "来週の金曜日"),
+    ("来月", month(2026, 12), "来月"),
+    ("3日後", day(2026, 11, 28), "3日後"),
     # N units ago: one calendar unit that far back
     ("3 days ago", day(2026, 11, 22), "3 days ago"),
     ("three days ago", day(2026, 11, 22), "three days ago"),

@@ -1,0 +1,249 @@
+"""Recall's constants, cross-validated: leave one LoCoMo conversation out, tune on the rest, score it.
+
+Every constant of `omoide.memory.recall` (and the two of `omoide.memory.distinct`) that LoCoMo
+can move has a grid of values around its default (`GRID`). Each conversation is ingested once;
+every one-constant change (the others at their defaults) is scored on every question. Then, for
+each conversation in turn, each constant takes the value best on the *other* conversations
+(ties keep the default), the combination is scored on the held-out conversation, and the
+held-out scores of all folds pooled are the cross-validated figure: what tuning would give on a
+conversation it never saw. The in-sample figure beside it is each constant's best value on all
+conversations together, scored on them. A constant whose default is not the value most folds
+choose is said so (`chosen`), which is what `docs/benchmarks.md` reports for each constant.
+
+The score is LoCoMo's recall_acc at 10 (`omoide.bench.locomo`), question-weighted.
+Constants a conversation cannot move are not in the grid: BROWSED (LoCoMo has no browsing),
+SUPERSEDED (no replaced facts), OUT_OF_WINDOW (its questions name no time window the bench
+reads), STRENGTH_GAIN (no rehearsal while benchmarking), FORGETTING_FLOOR (off by default).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+
+from omoide.bench.locomo import (
+    CATEGORIES,
+    Conversation,
+    conversation,
+    covered,
+    evidence_ids,
+    ingest,
+)
+from omoide.embed.base import Embedder
+from omoide.memory import distinct as distinct_module
+from omoide.memory import recall as recall_module
+
+K = 10
+# name -> values tried; the default is the value the code has (always among them)
+GRID: dict[str, tuple[float, ...]] = {
+    "W_LEX": (0.5, 0.6, 0.7, 0.8, 0.9),  # W_SEM = 1 - W_LEX
+    "W_TIME": (0.0, 0.15, 0.3, 0.5),
+    "decay_lambda": (0.0, 0.02, 0.05, 0.1),
+    "INFERRED": (0.5, 0.7, 0.85, 1.0),
+    "MIN_CREDIT": (0.15, 0.3, 0.5),
+    "POOL_MIN": (30, 50, 100),
+    "FEEDBACK_DOCS": (0, 2, 4, 6),
+    "FEEDBACK_WEIGHT": (0.5, 1.0, 1.5),
+    "LINE_OVERLAP": (0.3, 0.5, 0.7),
+    "NEAR_DUPLICATE": (0.7, 0.8, 0.9),
+}
+_MODULES = {"LINE_OVERLAP": distinct_module, "NEAR_DUPLICATE": distinct_module}
+_ARGUMENTS = {
+    "W_LEX",
+    "W_TIME",
+    "decay_lambda",
+}  # passed to recall(); the rest are module constants
+
+Setting = tuple[tuple[str, float], ...]  # the constants moved from their defaults, sorted
+Scores = dict[str, list[tuple[str, float]]]  # conversation -> (category, recall_acc) per question
+
+
+def defaults(decay_lambda: float) -> dict[str, float]:
+    """Recall's decay λ -> every gridded constant's value in the code as it stands."""
+    out = {
+        n: float(getattr(_MODULES.get(n, recall_module), n)) for n in GRID if n not in _ARGUMENTS
+    }
+    return {
+        **out,
+        "W_LEX": recall_module.W_LEX,
+        "W_TIME": recall_module.W_TIME,
+        "decay_lambda": decay_lambda,
+    }
+
+
+@contextmanager
+def applied(setting: Setting, decay_lambda: float) -> Iterator[dict[str, float]]:
+    """A setting -> its module constants in place while inside; yields recall()'s keyword arguments for it."""
+    moved = dict(setting)
+    kwargs = {
+        "w_lex": moved.get("W_LEX", recall_module.W_LEX),
+        "w_sem": 1.0 - moved.get("W_LEX", recall_module.W_LEX),
+        "w_time": moved.get("W_TIME", recall_module.W_TIME),
+        "decay_lambda": moved.get("decay_lambda", decay_lambda),
+    }
+    with ExitStack() as stack:
+        for name, value in moved.items():
+            if name not in _ARGUMENTS:
+                module = _MODULES.get(name, recall_module)
+                kind = type(getattr(module, name))
+                stack.enter_context(mock.patch.object(module, name, kind(value)))
+        yield kwargs
+
+
+def one_change_settings(base: Mapping[str, float]) -> list[Setting]:
+    """Defaults -> the empty setting and every one-constant change of the grid."""
+    out: list[Setting] = [()]
+    for name, values in GRID.items():
+        out += [((name, float(v)),) for v in values if not np.isclose(v, base[name])]
+    return out
+
+
+def score_conversation(
+    table: Any,
+    conv: Conversation,
+    chat_path: str,
+    now: datetime,
+    emb: Embedder,
+    kwargs: Mapping[str, float],
+) -> list[tuple[str, float]]:
+    """A built conversation + recall's keyword arguments -> (category, recall_acc@K) per question."""
+    out = []
+    for qa in conv.questions:
+        gold = evidence_ids(qa.get("evidence") or [])
+        got = recall_module.recall(
+            table, emb, str(qa["question"]), now, k=K, rehearse=False, **kwargs
+        )
+        seen = set().union(*(covered(r.source_refs, chat_path, conv.dia_ids) for r in got))
+        acc = 1.0 if not gold else len(gold & seen) / len(gold)
+        out.append((CATEGORIES.get(int(qa.get("category", 0)), "other"), acc))
+    return out
+
+
+def _mean(rows: Sequence[tuple[str, float]]) -> float:
+    """(category, score) rows -> their mean in percent."""
+    return 100.0 * float(np.mean([a for _, a in rows])) if rows else 0.0
+
+
+def _by_category(rows: Sequence[tuple[str, float]]) -> dict[str, float]:
+    """(category, score) rows -> percent overall and per category, one decimal."""
+    cats: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for c, a in rows:
+        cats[c].append((c, a))
+    return {
+        "overall": round(_mean(rows), 1),
+        **{c: round(_mean(v), 1) for c, v in sorted(cats.items())},
+    }
+
+
+def best_values(
+    grid_scores: Mapping[Setting, Scores], convs: Sequence[str], base: Mapping[str, float]
+) -> dict[str, float]:
+    """One-change scores + the conversations tuned on + defaults -> each constant's best value there (ties keep the default)."""
+    chosen = {}
+    for name in GRID:
+        best, best_score = base[name], _mean([x for c in convs for x in grid_scores[()][c]])
+        for setting, scores in grid_scores.items():
+            if len(setting) == 1 and setting[0][0] == name:
+                s = _mean([x for c in convs for x in scores[c]])
+                if s > best_score + 1e-9:
+                    best, best_score = setting[0][1], s
+        chosen[name] = best
+    return chosen
+
+
+def as_setting(values: Mapping[str, float], base: Mapping[str, float]) -> Setting:
+    """Chosen values + defaults -> the setting of those that differ."""
+    return tuple(sorted((n, v) for n, v in values.items() if not np.isclose(v, base[n])))
+
+
+def cross_validate(
+    grid_scores: Mapping[Setting, Scores],
+    base: Mapping[str, float],
+    score: Callable[[Setting, str], list[tuple[str, float]]],
+) -> dict[str, Any]:
+    """One-change scores + defaults + a scorer of (setting, conversation) -> held-out, in-sample and default figures, and each fold's choices."""
+    convs = sorted(grid_scores[()])
+    held: list[tuple[str, float]] = []
+    folds = []
+    for out in convs:
+        rest = [c for c in convs if c != out]
+        chosen = best_values(grid_scores, rest, base)
+        setting = as_setting(chosen, base)
+        got = score(setting, out)
+        held += got
+        folds.append(
+            {"held_out": out, "moved": dict(setting), "recall_at_10": round(_mean(got), 1)}
+        )
+    everywhere = best_values(grid_scores, convs, base)
+    in_setting = as_setting(everywhere, base)
+    in_sample = [x for c in convs for x in score(in_setting, c)]
+    default = [x for c in convs for x in grid_scores[()][c]]
+    votes = {name: sorted({f["moved"].get(name, base[name]) for f in folds}) for name in GRID}
+    return {
+        "default": _by_category(default),
+        "cross_validated": _by_category(held),
+        "in_sample": _by_category(in_sample),
+        "in_sample_moved": dict(in_setting),
+        "folds": folds,
+        "chosen": {
+            name: {
+                "default": base[name],
+                "folds_keeping_default": sum(name not in f["moved"] for f in folds),
+                "values_chosen": votes[name],
+            }
+            for name in GRID
+        },
+        "one_change": {
+            ",".join(f"{n}={v:g}" for n, v in s) or "defaults": round(
+                _mean([x for c in convs for x in sc[c]]), 2
+            )
+            for s, sc in grid_scores.items()
+        },
+    }
+
+
+def run_crossval(
+    data: Path,
+    embedder: Embedder | None = None,
+    decay_lambda: float = 0.05,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """LoCoMo JSON file -> cross-validated recall@10 of recall's constants (see the module docstring)."""
+    from omoide.embed.minilm import MiniLMEmbedder
+
+    emb = embedder or MiniLMEmbedder()
+    samples = json.loads(data.read_text(encoding="utf-8"))[:limit]
+    base = defaults(decay_lambda)
+    with tempfile.TemporaryDirectory(prefix="omoide-crossval-") as tmp:
+        built = {}
+        for sample in samples:
+            conv = conversation(sample)
+            now = max(datetime.fromisoformat(x["ts"]) for x in conv.lines) + timedelta(days=1)
+            home = Path(tmp) / conv.sample_id
+            home.mkdir()
+            table = ingest(conv, home, emb, now)
+            built[conv.sample_id] = (table, conv, str((home / "chat.jsonl").resolve()), now)
+
+        def score(setting: Setting, conv_id: str) -> list[tuple[str, float]]:
+            """A setting + a conversation -> its questions' scores under it."""
+            table, conv, chat_path, now = built[conv_id]
+            with applied(setting, decay_lambda) as kwargs:
+                return score_conversation(table, conv, chat_path, now, emb, kwargs)
+
+        grid_scores = {s: {c: score(s, c) for c in built} for s in one_change_settings(base)}
+        result = cross_validate(grid_scores, base, score)
+    return {
+        **result,
+        "k": K,
+        "questions": sum(len(v) for v in grid_scores[()].values()),
+        "embed_model": emb.model,
+    }
