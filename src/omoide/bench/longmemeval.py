@@ -25,15 +25,17 @@ index (ICU words, English stemming, stop words): the baseline differs from omoid
 indexed and how it is ranked, not in how words are split.
 
 Built homes are kept under a cache folder (`--cache-dir`), one per question, and reopened
-while their key (BUILD_FORMAT, the chat lines, the build time, the embedding model, its text
-version, the index version, the home's path, which source_refs hold) matches; a changed key
-rebuilds that home. One run at a time per cache folder: a second run finding a home half
+while their key (BUILD_FORMAT, a hash of the building code, the chat lines, the build time,
+the embedding model, its text version, the index version, the home's path, which source_refs
+hold) matches; a changed key rebuilds that home. One run at a time per cache folder: a second run finding a home half
 built by the first takes it for stale and deletes it under the first's feet.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
@@ -59,6 +61,10 @@ from omoide.store.connect import connect_db
 from omoide.store.memories import FTS_LANGUAGE, FTS_TOKENIZER, INDEX_VERSION, open_memories
 
 BUILD_FORMAT = 1  # bump when a home is built differently; cached homes are then rebuilt
+# The code that decides a home's rows: this module and every omoide module it imports (the
+# pipeline's stages, the store, the embedder) are hashed into the key, so a change to how a
+# day becomes memories rebuilds the homes while a change to recall alone does not.
+BUILDER = "omoide.bench.pipeline"
 K = 10
 SESSION_KS = (1, 5, 10)
 TURN_KS = (5, 10)
@@ -119,11 +125,37 @@ def built_at(q: Question) -> datetime:
     return max(datetime.fromisoformat(x["ts"]) for x in q.conv.lines) + timedelta(days=1)
 
 
-def home_key(home: Path, q: Question, embedder: Embedder) -> dict[str, Any]:
-    """Home folder + question + embedder -> everything that changes its built home."""
+def code_hash(root: str = BUILDER) -> str:
+    """A module name -> sha256 over its source and that of every omoide module it imports, transitively."""
+    sources: dict[str, bytes] = {}
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # `from omoide.x import a_function`
+            continue
+        if name in sources or spec is None or not (spec.origin or "").endswith(".py"):
+            continue
+        sources[name] = Path(str(spec.origin)).read_bytes()
+        for node in ast.walk(ast.parse(sources[name])):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                todo += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        todo = [n for n in todo if n.split(".")[0] == "omoide" and n not in sources]
+    digest = hashlib.sha256()
+    for name in sorted(sources):
+        digest.update(name.encode() + b"\0" + sources[name])
+    return digest.hexdigest()
+
+
+def home_key(home: Path, q: Question, embedder: Embedder, code: str) -> dict[str, Any]:
+    """Home folder + question + embedder + the builder's code hash -> everything that changes its built home."""
     lines = json.dumps(q.conv.lines, sort_keys=True).encode("utf-8")
     return {
         "format": BUILD_FORMAT,
+        "code": code,
         "home": str(home),  # source_refs hold the chat file's path: a moved home is rebuilt
         "lines": hashlib.sha256(lines).hexdigest(),
         "built_at": built_at(q).isoformat(),
@@ -154,11 +186,11 @@ def turns_table(q: Question, db_dir: Path) -> lancedb.table.Table:
 
 
 def cached_home(
-    cache: Path, q: Question, embedder: Embedder
+    cache: Path, q: Question, embedder: Embedder, code: str
 ) -> tuple[Path, Any, lancedb.table.Table, float | None]:
-    """Cache folder + question + embedder -> its home, memories table, turns table, build seconds (None: reused)."""
+    """Cache folder + question + embedder + code hash -> its home, memories and turns tables, build seconds (None: reused)."""
     home = cache / re.sub(r"[^\w.-]", "_", q.conv.sample_id)
-    key = home_key(home, q, embedder)
+    key = home_key(home, q, embedder, code)
     if (home / _KEY).exists() and json.loads((home / _KEY).read_text(encoding="utf-8")) == key:
         memories = open_memories(home / "lancedb", embedder.model, embedder.dim, create=False)
         return home, memories, connect_db(home / "bm25").open_table("turns"), None
@@ -262,12 +294,13 @@ def run_longmemeval(
     emb = embedder or MiniLMEmbedder()
     cache = (cache_dir or default_cache_dir() / "longmemeval").expanduser().resolve()
     items = json.loads(data.read_text(encoding="utf-8"))[:limit]
+    code = code_hash()
     ours, theirs, same, kinds = [], [], [], []
     built: list[float] = []
     asked = 0.0
     for item in items:
         q = question(item)
-        home, memories, turns, took = cached_home(cache, q, emb)
+        home, memories, turns, took = cached_home(cache, q, emb, code)
         if took is not None:
             built.append(took)
         chat_path = str((home / "chat.jsonl").resolve())

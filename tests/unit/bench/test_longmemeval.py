@@ -11,6 +11,7 @@ import pytest
 
 from omoide.bench import longmemeval
 from omoide.bench.longmemeval import (
+    code_hash,
     parse_date,
     question,
     run_longmemeval,
@@ -185,6 +186,18 @@ def test_a_second_run_reopens_the_cached_homes(built, monkeypatch: pytest.Monkey
     data.with_name("changed.json").write_text(json.dumps(changed), encoding="utf-8")
     third = run_longmemeval(data.with_name("changed.json"), cache_dir=cache)
     assert third["built"] == 1 and third["reused"] == 1
+
+
+def test_changed_building_code_rebuilds_and_recall_code_does_not_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    assert code_hash() == code_hash() != code_hash("omoide.memory.recall")
+    assert len(code_hash("omoide.no_such_module")) == 64  # nothing found, still a key
+    data = tmp_path / "one.json"
+    data.write_text(json.dumps(DATA[2:]), encoding="utf-8")
+    assert run_longmemeval(data, cache_dir=tmp_path / "cache")["built"] == 1
+    monkeypatch.setattr(longmemeval, "code_hash", lambda: "other code")
+    assert run_longmemeval(data, cache_dir=tmp_path / "cache")["built"] == 1
 
 
 def test_bench_longmemeval_prints_one_json_object(built, omoide_home: Path):
