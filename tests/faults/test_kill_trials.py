@@ -17,8 +17,10 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 import lancedb
@@ -96,6 +98,11 @@ def state_of(home: Path) -> dict[str, str]:
     return out
 
 
+def _utc_day() -> str:
+    """-> today's date in UTC, the day a reflection is as of."""
+    return datetime.now(UTC).date().isoformat()
+
+
 @pytest.mark.slow
 # About 7 minutes on a quiet 2-core machine; a loaded one (two CPU hogs beside it) more than
 # doubles that, which must not fail the suite.
@@ -111,13 +118,34 @@ def test_a_backfill_killed_at_any_point_ends_like_an_uninterrupted_one(
     blocks = toml.read_text().split("[[sources]]")
     toml.write_text("[[sources]]".join(b for b in blocks if '"activitywatch"' not in b))
     assert backfill(sample, prefect_api, day=BEFORE).returncode == 0
-    reference = tmp_path / "reference"
-    shutil.copytree(sample, reference)
-    started = time.monotonic()
-    assert backfill(reference, prefect_api).returncode == 0
-    full_ms = int((time.monotonic() - started) * 1000)
+    # Reflection is as of the UTC day it runs on (relationships count whole days since last
+    # seen; opinions and the profile history carry the day), so a home is compared with a
+    # reference made on the same UTC day: a suite that runs over midnight makes a second one.
+    references: dict[str, dict[str, str]] = {}
+    lock = threading.Lock()
+
+    def uninterrupted(name: str) -> tuple[str, dict[str, str], int]:
+        """-> the UTC day, the state and the duration in ms of an uninterrupted run of the day."""
+        while True:
+            home = tmp_path / name
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(sample, home)
+            day, started = _utc_day(), time.monotonic()
+            assert backfill(home, prefect_api).returncode == 0
+            if _utc_day() == day:
+                return day, state_of(home), int((time.monotonic() - started) * 1000)
+
+    def expected_on(day: str) -> dict[str, str]:
+        """A UTC day -> the reference state for a run on it."""
+        with lock:
+            while day not in references:
+                made_on, state, _ = uninterrupted(f"reference-{day}")
+                references[made_on] = state
+            return references[day]
+
+    first_day, first_state, full_ms = uninterrupted("reference")
+    references[first_day] = first_state
     print(f"uninterrupted run: {full_ms} ms")
-    expected = state_of(reference)
 
     def trial(index: int) -> tuple[str, int, bool, list[str]]:
         point, n = TRIALS[index]
@@ -125,9 +153,13 @@ def test_a_backfill_killed_at_any_point_ends_like_an_uninterrupted_one(
         shutil.copytree(sample, home)
         at = full_ms * n // 100 if point == "time" else n
         killed = backfill(home, prefect_api, (point, at)).returncode == -9
-        rerun = backfill(home, prefect_api)
-        assert rerun.returncode == 0, (point, n, rerun.stderr[-1500:])
-        got = state_of(home)
+        while True:
+            day = _utc_day()
+            rerun = backfill(home, prefect_api)
+            assert rerun.returncode == 0, (point, n, rerun.stderr[-1500:])
+            if _utc_day() == day:  # else the re-run straddled midnight: one more, as idempotent
+                break
+        expected, got = expected_on(day), state_of(home)
         differ = sorted(p for p in expected.keys() | got.keys() if expected.get(p) != got.get(p))
         shutil.rmtree(home, ignore_errors=True)
         return point, n, killed, differ
