@@ -340,7 +340,9 @@ def _vector_config(rows: int) -> IvfSq:
     ~20k at 1M (3-4 ms), where Lance's own default (partitions of ~8k rows) read every
     partition at 100k (8-16 ms). A lighter training sample (64 rows a partition, 25 rounds)
     keeps a build at 1M rows near a minute; found 97% of the exact top 50 at 100k
-    (docs/benchmarks.md, issue 29 part 5).
+    (docs/benchmarks.md, issue 29 part 5). That holds only until the next `optimize()`: Lance's
+    index maintenance joins partitions this small (316 become 4 at 100k), so a searched table
+    compares most of its codes (docs/benchmarks.md, "The vector index after optimize").
     """
     return IvfSq(
         distance_type="l2",
