@@ -23,7 +23,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -33,8 +33,9 @@ import numpy as np
 from omoide.bench.locomo import (
     CATEGORIES,
     Conversation,
+    asked_at,
     conversation,
-    covered,
+    evidence_found,
     evidence_ids,
     ingest,
 )
@@ -122,8 +123,7 @@ def score_conversation(
         got = recall_module.recall(
             table, emb, str(qa["question"]), now, k=K, rehearse=False, **kwargs
         )
-        seen = set().union(*(covered(r.source_refs, chat_path, conv.dia_ids) for r in got))
-        acc = 1.0 if not gold else len(gold & seen) / len(gold)
+        acc = evidence_found(got, gold, chat_path, conv.dia_ids)
         out.append((CATEGORIES.get(int(qa.get("category", 0)), "other"), acc))
     return out
 
@@ -227,7 +227,7 @@ def run_crossval(
         built = {}
         for sample in samples:
             conv = conversation(sample)
-            now = max(datetime.fromisoformat(x["ts"]) for x in conv.lines) + timedelta(days=1)
+            now = asked_at(conv)
             home = Path(tmp) / conv.sample_id
             home.mkdir()
             table = ingest(conv, home, emb, now)

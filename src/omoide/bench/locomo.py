@@ -141,8 +141,7 @@ def run_locomo(
     n_questions = 0
     for sample in samples:
         conv = conversation(sample)
-        last = max(datetime.fromisoformat(x["ts"]) for x in conv.lines)
-        now = last + timedelta(days=1)
+        now = asked_at(conv)
         with tempfile.TemporaryDirectory(prefix="omoide-locomo-") as tmp:
             home = Path(tmp)
             table = ingest(conv, home, emb, now)
@@ -161,10 +160,7 @@ def run_locomo(
                 )
                 cat = CATEGORIES.get(int(qa.get("category", 0)), "other")
                 for k in ks:
-                    seen = set().union(
-                        *(covered(r.source_refs, chat_path, conv.dia_ids) for r in got[:k])
-                    )
-                    acc = 1.0 if not gold else len(gold & seen) / len(gold)
+                    acc = evidence_found(got[:k], gold, chat_path, conv.dia_ids)
                     scores[k][cat].append(acc)
                     scores[k]["overall"].append(acc)
                     words[k].append(sum(len(r.content.split()) for r in got[:k]))
@@ -180,6 +176,19 @@ def run_locomo(
         "embed_model": emb.model,
         "decay_lambda": decay_lambda,
     }
+
+
+def evidence_found(
+    got: Sequence[Any], gold: set[str], chat_path: str, dia_ids: Sequence[str]
+) -> float:
+    """Recalled results + the gold turn ids -> share of the evidence their refs cite (1.0 without gold)."""
+    seen = set().union(*(covered(r.source_refs, chat_path, dia_ids) for r in got))
+    return 1.0 if not gold else len(gold & seen) / len(gold)
+
+
+def asked_at(conv: Conversation) -> datetime:
+    """A conversation -> the time its questions are asked at: a day after its last line."""
+    return max(datetime.fromisoformat(x["ts"]) for x in conv.lines) + timedelta(days=1)
 
 
 def _within_words(

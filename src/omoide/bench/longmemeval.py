@@ -49,7 +49,6 @@ from typing import Any
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS
 from lancedb.query import MatchQuery
 
 from omoide.bench.locomo import Conversation, chat_lines, covered, ingest
@@ -58,7 +57,7 @@ from omoide.embed.base import Embedder
 from omoide.embed.text import TEXT_VERSION
 from omoide.memory.recall import recall
 from omoide.store.connect import connect_db
-from omoide.store.memories import FTS_LANGUAGE, FTS_TOKENIZER, INDEX_VERSION, open_memories
+from omoide.store.memories import INDEX_VERSION, fts_config, open_memories
 
 BUILD_FORMAT = 1  # bump when a home is built differently; cached homes are then rebuilt
 # The code that decides a home's rows: this module and every omoide module it imports (the
@@ -174,14 +173,7 @@ def turns_table(q: Question, db_dir: Path) -> lancedb.table.Table:
         }
     )
     table = connect_db(db_dir).create_table("turns", rows)
-    fts = FTS(
-        with_position=False,
-        base_tokenizer=FTS_TOKENIZER,
-        language=FTS_LANGUAGE,
-        stem=True,
-        remove_stop_words=True,
-    )
-    table.create_index("text", config=fts)
+    table.create_index("text", config=fts_config())
     return table
 
 

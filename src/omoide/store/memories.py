@@ -314,8 +314,8 @@ def _write(table: lancedb.table.Table, facts: pa.Table, embedder: Embedder) -> U
     return stats
 
 
-def _fts_config() -> FTS:
-    """-> the full-text index settings of the content column."""
+def fts_config() -> FTS:
+    """-> the full-text index settings of the content column (and of the benches' BM25 baselines)."""
     return FTS(
         with_position=False,
         base_tokenizer=FTS_TOKENIZER,
@@ -375,7 +375,7 @@ def _maintain_indices(table: lancedb.table.Table) -> None:
     # An older text index was just dropped: it no longer counts as built.
     indexed = {c for idx in indices for c in idx.columns if current or c != "content"}
     if not current:
-        table.create_index("content", config=_fts_config(), name=FTS_INDEX)
+        table.create_index("content", config=fts_config(), name=FTS_INDEX)
     rows = table.count_rows()
     trained = _trained_rows(indices)
     if rows >= ANN_MIN_ROWS and (trained is None or rows >= ANN_RETRAIN_GROWTH * trained):
@@ -396,7 +396,7 @@ def rebuild_text_index(table: lancedb.table.Table) -> None:
     """Memories table -> its full-text index built anew (an index folded forward keeps deleted rows' terms)."""
     if table.count_rows():
         _text_index_current(table, table.list_indices())
-        table.create_index("content", config=_fts_config(), name=FTS_INDEX, replace=True)
+        table.create_index("content", config=fts_config(), name=FTS_INDEX, replace=True)
 
 
 def upsert_memories(
