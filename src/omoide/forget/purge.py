@@ -23,7 +23,7 @@ from omoide.reflect.opinions import load_opinions
 from omoide.store.connect import connect_db
 from omoide.store.day_marks import mark_path
 from omoide.store.lake import part_path, partition, read_facts, read_part, stage_days
-from omoide.store.memories import sql_list
+from omoide.store.memories import rebuild_text_index, sql_list, train_vectors
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import drop_evidence
 from omoide.vault.period_pages import period_pages
@@ -237,8 +237,6 @@ def compact_tables(db_dir: StorePath) -> int:
     """
     if not db_dir.exists():
         return 0
-    from omoide.store.memories import rebuild_text_index
-
     db = connect_db(db_dir)
     before = size_under(db_dir)
     for name in db.list_tables().tables:
@@ -254,6 +252,10 @@ def compact_tables(db_dir: StorePath) -> int:
             # reader (the MCP server) opens the table again on its next question.
             warnings.simplefilter("ignore", UserWarning)
             table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+        if name == "memories":
+            # Trained on the rows kept, after the optimize that joined its partitions; the
+            # version before it goes at the next prune.
+            train_vectors(table)
     return max(0, before - size_under(db_dir))
 
 

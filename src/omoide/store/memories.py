@@ -18,8 +18,8 @@ with ~96-98% recall@10 and builds in seconds (`_vector_config`); IVF_PQ found on
 10 and took a minute to build at 100k, IVF_HNSW_SQ took three minutes.
 The index uses L2 distance: vectors are unit length, so L2² = 2 − 2·cosine ranks exactly as
 cosine, and a plain `table.search(vec)` (L2 by default) uses the same index. Its partitions
-are trained when it is built; later rows are folded in by `optimize()`, and once the table
-has doubled the partitions are trained anew (`_maintain_indices`).
+are trained anew after every `optimize()` (`train_vectors`): Lance's own upkeep folds new rows in
+by joining small partitions, which leaves a search comparing nearly every code.
 """
 
 from __future__ import annotations
@@ -56,12 +56,9 @@ FTS_LANGUAGE = "English"
 # simple tokenizer 22.9/23.6/24.3 and character bigrams 85.4/95.8/97.2 (docs/benchmarks.md).
 FTS_TOKENIZER = "icu"
 FTS_INDEX = "content_fts_icu"  # a new tokenizer gets a new name: older indices are replaced
-INDEX_VERSION = 2  # bumped with the index parameters below: cached bench tables are rebuilt
-# The vector index is named after the rows its partitions were trained on; once the table
-# has grown ANN_RETRAIN_GROWTH times past that, it is trained anew (an older name counts as
-# untrained), so ten years of rows are not searched through partitions sized for the first.
+INDEX_VERSION = 3  # bumped with the index parameters below: cached bench tables are rebuilt
+# The vector index is named after the rows its partitions were trained on.
 VECTOR_INDEX = "vector_ivf_sq_n"
-ANN_RETRAIN_GROWTH = 2
 # FACTS columns whose change means a rewrite; recorded_at is when omoide first wrote the
 # row, so a re-run with a later clock is not a change.
 COMPARED = [n for n in schemas.FACTS.names if n != "recorded_at"]
@@ -158,6 +155,7 @@ def add_memory_types(table: lancedb.table.Table) -> None:
     # The update moved those rows to new fragments: index them again, or their words are
     # scored without the text index until the next run's upkeep.
     table.optimize()
+    train_vectors(table)
     log.info("memories: memory_type and heard_from added (typed by backend)")
 
 
@@ -340,9 +338,8 @@ def _vector_config(rows: int) -> IvfSq:
     ~20k at 1M (3-4 ms), where Lance's own default (partitions of ~8k rows) read every
     partition at 100k (8-16 ms). A lighter training sample (64 rows a partition, 25 rounds)
     keeps a build at 1M rows near a minute; found 97% of the exact top 50 at 100k
-    (docs/benchmarks.md, issue 29 part 5). That holds only until the next `optimize()`: Lance's
-    index maintenance joins partitions this small (316 become 4 at 100k), so a searched table
-    compares most of its codes (docs/benchmarks.md, "The vector index after optimize").
+    (docs/benchmarks.md, issue 29 part 5). Lance's `optimize()` joins partitions this small, so
+    `train_vectors` trains them again after each one.
     """
     return IvfSq(
         distance_type="l2",
@@ -352,36 +349,36 @@ def _vector_config(rows: int) -> IvfSq:
     )
 
 
-def _trained_rows(indices: Sequence[Any]) -> int | None:
-    """The table's indices -> rows its vector index was trained on (0 for an older name), None without one."""
-    names = [idx.name for idx in indices if "vector" in idx.columns]
-    if not names:
-        return None
-    tail = names[0].removeprefix(VECTOR_INDEX)
-    return int(tail) if names[0] != tail and tail.isdigit() else 0
+def train_vectors(table: lancedb.table.Table) -> bool:
+    """Memories table -> its vector index trained afresh on all its rows once it is large enough; whether it was.
 
-
-def _index_vectors(table: lancedb.table.Table, indices: Sequence[Any], rows: int) -> None:
-    """Table + its indices + its rows -> its vector index trained on those rows (an older one dropped)."""
-    for old in (idx.name for idx in indices if "vector" in idx.columns):
+    Called after every `optimize()`: Lance folds new rows into an IVF index by joining small
+    partitions, and it joins ours even with no new row (316 become 4 at 100k rows), after which
+    a search compares nearly every code. Training again costs ~2.3 s at 100k rows and ~35 s at
+    1M (docs/benchmarks.md, "The vector index after optimize").
+    """
+    rows = table.count_rows()
+    if rows < ANN_MIN_ROWS:
+        return False
+    name = f"{VECTOR_INDEX}{rows}"
+    # The new index is built beside the old one and the old one dropped after, so a reader
+    # never meets the table without a vector index (a flat search of 1M rows takes seconds).
+    table.create_index("vector", config=_vector_config(rows), name=name, replace=True)
+    for old in (i.name for i in table.list_indices() if "vector" in i.columns and i.name != name):
         table.drop_index(old)
-    table.create_index("vector", config=_vector_config(rows), name=f"{VECTOR_INDEX}{rows}")
+    log.info("memories: vector index (IVF_SQ) trained on %d rows", rows)
+    return True
 
 
 def _maintain_indices(table: lancedb.table.Table) -> None:
-    """Table after a write -> FTS index present, vector index once large (trained anew as it grows), new rows indexed."""
+    """Table after a write -> FTS index present, new rows indexed and compacted, vector index trained once large."""
     indices = table.list_indices()
     current = _text_index_current(table, indices)
     # An older text index was just dropped: it no longer counts as built.
     indexed = {c for idx in indices for c in idx.columns if current or c != "content"}
     if not current:
         table.create_index("content", config=fts_config(), name=FTS_INDEX)
-    rows = table.count_rows()
-    trained = _trained_rows(indices)
-    if rows >= ANN_MIN_ROWS and (trained is None or rows >= ANN_RETRAIN_GROWTH * trained):
-        _index_vectors(table, indices, rows)
-        log.info("memories: vector index (IVF_SQ) trained on %d rows", rows)
-    if rows >= ANN_MIN_ROWS and not {"ts", "kind"} <= indexed:
+    if table.count_rows() >= ANN_MIN_ROWS and not {"ts", "kind"} <= indexed:
         # Without these the ts/kind prefilter scans both columns on every recall: at 100k
         # rows a filtered recall takes ~26 ms without them and ~15 ms with them.
         table.create_index("ts", config=BTree())
@@ -390,6 +387,7 @@ def _maintain_indices(table: lancedb.table.Table) -> None:
     if indexed:
         # Folds the new rows into the existing indices and compacts small write fragments.
         table.optimize()
+    train_vectors(table)
 
 
 def rebuild_text_index(table: lancedb.table.Table) -> None:

@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from omoide.core.location import StorePath, files_under, relative_name
 from omoide.store.connect import connect_db
+from omoide.store.memories import TABLE, train_vectors
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ def prune_versions(db_dir: StorePath, older_than: timedelta) -> int:
         table = db.open_table(name)
         before = {v["version"] for v in table.list_versions()}
         table.optimize(cleanup_older_than=older_than)
+        if name == TABLE:
+            train_vectors(table)  # the optimize joined its partitions
         removed += len(before - {v["version"] for v in table.list_versions()})
     # Bytes of the files the cleanup deleted: the folder's size before and after would
     # count the compaction's new files against it.

@@ -19,9 +19,11 @@ from omoide.store.memories import (
     open_memories,
     replace_day,
     rows_with_ids,
+    train_vectors,
     upsert_memories,
 )
 from tests.fakes import FakeEmbedder, memory_row, memory_rows
+from tests.lance_plan import ivf_partitions
 
 NOW = datetime(2026, 11, 21, 6, tzinfo=UTC)
 DAY = "2026-11-20"
@@ -224,22 +226,26 @@ def test_vector_index_once_past_the_threshold(table, emb, monkeypatch: pytest.Mo
     }
 
 
-def test_vector_index_is_trained_anew_once_the_table_has_doubled(
+def test_vector_index_keeps_its_partitions_after_each_write(
     table, emb, monkeypatch: pytest.MonkeyPatch
 ):
+    # Lance's optimize() joins small IVF partitions (24 become 1 here), after which a search
+    # compares every code: each write's upkeep trains the index again on all its rows.
     monkeypatch.setattr(memories, "ANN_MIN_ROWS", 300)
     upsert_memories(table, frame(*(rec(f"a{i}", f"note number {i}") for i in range(300))), emb, NOW)
 
     def names() -> list[str]:
         return [i.name for i in table.list_indices() if "vector" in i.columns]
 
-    assert names() == ["vector_ivf_sq_n300"]
-    upsert_memories(table, frame(*(rec(f"b{i}", f"more {i}") for i in range(299))), emb, NOW)
-    assert names() == ["vector_ivf_sq_n300"]  # 599 rows: folded in, not trained anew
-    (vector,) = names()
-    assert table.index_stats(vector).num_unindexed_rows == 0
-    upsert_memories(table, frame(rec("b299", "the six hundredth")), emb, NOW)
-    assert names() == ["vector_ivf_sq_n600"]
+    assert names() == ["vector_ivf_sq_n300"] and ivf_partitions(table) == 17
+    upsert_memories(table, frame(*(rec(f"b{i}", f"more {i}") for i in range(276))), emb, NOW)
+    assert names() == ["vector_ivf_sq_n576"] and ivf_partitions(table) == 24
+    assert table.index_stats(names()[0]).num_unindexed_rows == 0
+    table.optimize()  # what any other upkeep (prune, forget) does first
+    assert ivf_partitions(table) < 24
+    assert (
+        train_vectors(table) and names() == ["vector_ivf_sq_n576"] and ivf_partitions(table) == 24
+    )
 
 
 def test_rows_with_ids_come_in_the_order_asked_without_vectors(table, emb):

@@ -10,10 +10,13 @@ import pytest
 from lancedb.query import MatchQuery
 
 from omoide.core.location import Remote, size_under
+from omoide.forget.purge import compact_tables
+from omoide.store import memories
 from omoide.store.connect import connect_db
 from omoide.store.memories import open_memories, replace_day, upsert_memories
 from omoide.store.prune import prune_versions
 from tests.fakes import FakeEmbedder, memory_rows, rows_at
+from tests.lance_plan import ivf_partitions
 from tests.s3_server import BUCKET
 
 NOW = datetime(2026, 11, 21, 6, tzinfo=UTC)
@@ -118,3 +121,22 @@ def test_versions_in_an_object_store_are_pruned(s3: dict[str, str]) -> None:
     assert _prune_all(db_dir) > 0
     assert _versions(db_dir) == {"memories": 1, "entities": 1}
     assert _contents(db_dir) == rows
+
+
+@pytest.mark.parametrize("upkeep", [_prune_all, compact_tables], ids=["prune", "forget"])
+def test_the_vector_index_keeps_its_partitions_through_a_prune_or_a_forget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, upkeep
+) -> None:
+    # Both end in an optimize(), which joins the IVF partitions (24 become 1 here).
+    monkeypatch.setattr(memories, "ANN_MIN_ROWS", 300)
+    db_dir = tmp_path / "lancedb"
+    emb = FakeEmbedder()
+    table = open_memories(db_dir, emb.model, emb.dim)
+    upsert_memories(table, memory_rows(*(rec(f"n{i}", f"note {i}") for i in range(576))), emb, NOW)
+    assert ivf_partitions(table) == 24
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        upkeep(db_dir)
+    table = connect_db(db_dir).open_table("memories")
+    assert ivf_partitions(table) == 24
+    assert [i.name for i in table.list_indices() if "vector" in i.columns] == ["vector_ivf_sq_n576"]
