@@ -31,7 +31,7 @@ from omoide.bench.recall import NOW, synthetic_chunks, synthetic_memories, synth
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.recall import Asked, recall_asked
-from omoide.store.memories import INDEX_VERSION, open_memories, train_vectors, upsert_memories
+from omoide.store.memories import INDEX_VERSION, open_memories, optimize, upsert_memories
 
 POOL = 2000
 K = 10
@@ -83,8 +83,7 @@ def build_home(home: Path, size: int, embedder: Embedder) -> None:
         upsert_memories(table, rows, once, NOW)
     # Each part and each index training left a version behind (13 GB of them at 1M rows, for
     # 2 GB of live data); nothing else writes to a bench home, so they all go now.
-    table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-    train_vectors(table)  # as every write's upkeep ends: the optimize joined its partitions
+    optimize(table, cleanup_older_than=timedelta(0), delete_unverified=True)
 
 
 def cached_home(cache: Path, size: int, embedder: Embedder) -> tuple[Path, float | None]:

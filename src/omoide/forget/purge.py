@@ -23,7 +23,7 @@ from omoide.reflect.opinions import load_opinions
 from omoide.store.connect import connect_db
 from omoide.store.day_marks import mark_path
 from omoide.store.lake import part_path, partition, read_facts, read_part, stage_days
-from omoide.store.memories import rebuild_text_index, sql_list, train_vectors
+from omoide.store.memories import optimize, rebuild_text_index, sql_list
 from omoide.store.opinions_table import open_opinions
 from omoide.store.profile_table import drop_evidence
 from omoide.vault.period_pages import period_pages
@@ -251,11 +251,9 @@ def compact_tables(db_dir: StorePath) -> int:
             # It warns that readers of older versions fail: the writer lock is held, and a
             # reader (the MCP server) opens the table again on its next question.
             warnings.simplefilter("ignore", UserWarning)
-            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-        if name == "memories":
-            # Trained on the rows kept, after the optimize that joined its partitions; the
-            # version before it goes at the next prune.
-            train_vectors(table)
+            # The memories table's vector index is trained on the rows kept after it; the
+            # version before that training goes at the next prune.
+            optimize(table, cleanup_older_than=timedelta(0), delete_unverified=True)
     return max(0, before - size_under(db_dir))
 
 

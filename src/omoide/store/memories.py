@@ -154,8 +154,7 @@ def add_memory_types(table: lancedb.table.Table) -> None:
     table.update(where=f"backend NOT IN ({own})", values={"memory_type": "inferred"})
     # The update moved those rows to new fragments: index them again, or their words are
     # scored without the text index until the next run's upkeep.
-    table.optimize()
-    train_vectors(table)
+    optimize(table)
     log.info("memories: memory_type and heard_from added (typed by backend)")
 
 
@@ -352,7 +351,7 @@ def _vector_config(rows: int) -> IvfSq:
 def train_vectors(table: lancedb.table.Table) -> bool:
     """Memories table -> its vector index trained afresh on all its rows once it is large enough; whether it was.
 
-    Called after every `optimize()`: Lance folds new rows into an IVF index by joining small
+    Called after every `optimize()` (see `optimize`): Lance folds new rows into an IVF index by joining small
     partitions, and it joins ours even with no new row (316 become 4 at 100k rows), after which
     a search compares nearly every code. Training again costs ~2.3 s at 100k rows and ~35 s at
     1M (docs/benchmarks.md, "The vector index after optimize").
@@ -386,8 +385,20 @@ def _maintain_indices(table: lancedb.table.Table) -> None:
         log.info("memories: built prefilter indices")
     if indexed:
         # Folds the new rows into the existing indices and compacts small write fragments.
-        table.optimize()
-    train_vectors(table)
+        optimize(table)
+    else:
+        train_vectors(table)
+
+
+def optimize(table: lancedb.table.Table, **options: Any) -> None:
+    """Any LanceDB table (+ `Table.optimize` options) -> compacted, indices folded forward; the memories table's vector index trained again.
+
+    Every omoide optimize goes through here: Lance's index upkeep joins the memories table's
+    IVF partitions, so each one is followed by `train_vectors`.
+    """
+    table.optimize(**options)
+    if table.name == TABLE:
+        train_vectors(table)
 
 
 def rebuild_text_index(table: lancedb.table.Table) -> None:

@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from omoide.core.location import StorePath, files_under, relative_name
 from omoide.store.connect import connect_db
-from omoide.store.memories import TABLE, train_vectors
+from omoide.store.memories import optimize
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +37,7 @@ def prune_versions(db_dir: StorePath, older_than: timedelta) -> int:
     for name in db.list_tables().tables:
         table = db.open_table(name)
         before = {v["version"] for v in table.list_versions()}
-        table.optimize(cleanup_older_than=older_than)
-        if name == TABLE:
-            train_vectors(table)  # the optimize joined its partitions
+        optimize(table, cleanup_older_than=older_than)
         removed += len(before - {v["version"] for v in table.list_versions()})
     # Bytes of the files the cleanup deleted: the folder's size before and after would
     # count the compaction's new files against it.
