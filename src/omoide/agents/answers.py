@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,8 @@ from omoide.core.settings import Settings
 from omoide.embed import get_embedder
 from omoide.embed.base import Embedder
 from omoide.memory.associate import around
-from omoide.memory.recall import Asked, Recalled, recall_asked
+from omoide.memory.recall import COLUMNS, Asked, Recalled, recall_asked
+from omoide.memory.row_store import RowStore
 from omoide.profile.report import profile_parts, profile_report
 from omoide.reflect.entity_report import entity_report_from_store
 from omoide.store.entities_table import open_entities
@@ -44,11 +45,12 @@ _SHOWN = ["memory_id", "kind", "ts", "entities", "content", "source", "confidenc
 
 @dataclass
 class OpenMemory:
-    """A home's stores, opened once: settings, the embedder, the memories and entities tables."""
+    """A home's stores, opened once: settings, the embedder, the memories table and its recall columns kept in memory."""
 
     settings: Settings
     embedder: Embedder
     memories: lancedb.table.Table
+    rows: RowStore = field(default_factory=lambda: RowStore(COLUMNS))
 
     @classmethod
     def open(cls, settings: Settings) -> OpenMemory:
@@ -59,7 +61,9 @@ class OpenMemory:
             )
         embedder = get_embedder(settings.embed, settings.llm.host)
         table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
-        return cls(settings, embedder, table)
+        memory = cls(settings, embedder, table)
+        memory.rows.load(table)  # read while the agent connects, not on its first question
+        return memory
 
     def _fresh(self) -> lancedb.table.Table:
         """() -> the memories table at its newest version (a backfill may have written since)."""
@@ -83,6 +87,7 @@ def recall_answer(
         now or datetime.now(UTC),
         rehearse=False,
         validity=load_validity(s.lancedb_dir),
+        store=memory.rows,
     )
     return [r.to_json() for r in found]
 
@@ -161,6 +166,7 @@ def ask_answer(memory: OpenMemory, question: str, now: str | None = None) -> dic
             at,
             False,
             validity=validity,
+            store=memory.rows,
         )
 
     return ask(question, s, at, recall).to_json()

@@ -99,6 +99,7 @@ from omoide.memory.query_entities import (
     entity_key,
     query_grams,
 )
+from omoide.memory.row_store import RowStore
 from omoide.memory.said_dates import stated_spans
 from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
@@ -217,28 +218,32 @@ def prefilter(
     return " AND ".join(parts) or None
 
 
-def _read(table: lancedb.table.Table, rowids: list[int]) -> pa.Table:
-    """Row ids -> those rows' COLUMNS, vector and _rowid."""
-    return table.take_row_ids(rowids).select([*COLUMNS, "vector"]).with_row_id().to_arrow()
+def _read(table: lancedb.table.Table, rowids: list[int], store: RowStore | None) -> pa.Table:
+    """Row ids (+ a store of this process) -> those rows' COLUMNS and _rowid, from the store when it holds the table's version."""
+    held = store.take(table, rowids) if store is not None else None
+    if held is None:
+        held = table.take_row_ids(rowids).select(COLUMNS).with_row_id().to_arrow()
+    return held.select([*COLUMNS, "_rowid"])
 
 
 def _candidates(
     table: lancedb.table.Table,
     lexical: dict[int, float],
     semantic: dict[int, float],
+    store: RowStore | None,
     known: pa.Table | None = None,
 ) -> tuple[pa.Table, np.ndarray, np.ndarray]:
-    """Scored row ids of both pools (+ rows already read) -> their rows (COLUMNS, vector, _rowid), lexical and semantic scores."""
+    """Scored row ids of both pools (+ a row store, rows already read) -> their rows (COLUMNS, _rowid), lexical and semantic scores."""
     rowids = list(dict.fromkeys([*lexical, *semantic]))
     if known is None:
-        rows = _read(table, rowids)
+        rows = _read(table, rowids, store)
     else:  # a later pass reads only the rows the earlier one had not
         have = set(known["_rowid"].to_pylist())
         new = [r for r in rowids if r not in have]
         wanted = pa.array(rowids, known.schema.field("_rowid").type)
         rows = known.filter(pc.is_in(known["_rowid"], value_set=wanted))
         if new:
-            rows = pa.concat_tables([rows, _read(table, new).cast(rows.schema)])
+            rows = pa.concat_tables([rows, _read(table, new, store).cast(rows.schema)])
     got = rows["_rowid"].to_pylist()
     lex = np.array([lexical.get(r, 0.0) for r in got], dtype=np.float64)
     sem = np.array([semantic.get(r, 0.0) for r in got], dtype=np.float64)
@@ -333,15 +338,16 @@ def _ranked(
     now: datetime,
     where: str | None,
     validity: Mapping[str, Validity],
+    store: RowStore | None,
     first: int | None = None,
     known: pa.Table | None = None,
 ) -> _Ranked:
-    """Scored row ids of both pools + entity credits + knobs (+ a row id to keep first, rows already read) -> the candidates ranked (see the module docstring)."""
-    rows, lex, sem = _candidates(table, lexical, semantic, known)
+    """Scored row ids of both pools + entity credits + knobs (+ a row store, a row id to keep first, rows already read) -> the candidates ranked (see the module docstring)."""
+    rows, lex, sem = _candidates(table, lexical, semantic, store, known)
     standing_now = _standing_ids(table, rows["memory_id"].to_pylist(), validity, now, where)
     if standing_now:  # the facts that replaced candidates join them, so they can come first
         semantic = {**dict.fromkeys(standing_now, 0.0), **semantic}
-        rows, lex, sem = _candidates(table, lexical, semantic, rows)
+        rows, lex, sem = _candidates(table, lexical, semantic, store, rows)
     ids = rows["memory_id"].to_pylist()
     entity = np.array(
         [
@@ -422,10 +428,12 @@ def _states_a_date_within(
     )
 
 
-def _feedback_vector(vector: np.ndarray, ranked: _Ranked) -> np.ndarray:
-    """Query vector + a first ranking -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
-    top = ranked.rows["vector"].take(pa.array(ranked.order[:FEEDBACK_DOCS], pa.int64()))
-    vectors = top.combine_chunks().flatten().to_numpy().reshape(-1, len(vector))
+def _feedback_vector(table: lancedb.table.Table, vector: np.ndarray, ranked: _Ranked) -> np.ndarray:
+    """Table + query vector + a first ranking -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
+    # Read apart: only these few of the ~200 candidates need their vector.
+    top = ranked.rows["_rowid"].take(pa.array(ranked.order[:FEEDBACK_DOCS], pa.int64()))
+    read = table.take_row_ids(top.to_pylist()).select(["vector"]).to_arrow()["vector"]
+    vectors = read.combine_chunks().flatten().to_numpy().reshape(-1, len(vector))
     moved = np.asarray(vector, dtype=np.float64) + FEEDBACK_WEIGHT * vectors.mean(axis=0)
     norm = np.linalg.norm(moved)
     return (moved / norm).astype(np.float32) if norm > 0 else vector
@@ -452,8 +460,9 @@ def recall(
     types: Sequence[str] | None = None,
     validity: Mapping[str, Validity] | None = None,
     tz: str = "UTC",
+    store: RowStore | None = None,
 ) -> list[Recalled]:
-    """Query + filters (+ a time window to favour, the facts' validities, the timezone of dates in the text) -> up to k memories, best first (see the module docstring)."""
+    """Query + filters (+ a time window to favour, the facts' validities, the timezone of dates in the text, a row store) -> up to k memories, best first (see the module docstring)."""
     where = prefilter(since, until, kinds, entities, types)
     inside = None
     if window is not None:
@@ -479,16 +488,16 @@ def recall(
         return []
     how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window, tz)
     validity = validity or {}
-    ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity)
+    ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity, store)
     if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
         # Second pass: the question's vector moved toward what the first pass ranked best
         # finds evidence worded like the answer rather than like the question.
-        moved = _feedback_vector(vector, ranked)
+        moved = _feedback_vector(table, vector, ranked)
         head = int(ranked.rows["_rowid"][ranked.order[0]].as_py())
         semantic = semantic_scores(table, moved, wheres, tagged, n, filters)
         semantic.setdefault(head, 0.0)
         ranked = _ranked(
-            table, lexical, semantic, credits, how, now, where, validity, head, ranked.rows
+            table, lexical, semantic, credits, how, now, where, validity, store, head, ranked.rows
         )
     rows, order, parts = ranked.rows, ranked.order, ranked.parts
     shown = distinct(
@@ -562,8 +571,9 @@ def recall_asked(
     rehearse: bool,
     forgetting: bool = False,
     validity: Mapping[str, Validity] | None = None,
+    store: RowStore | None = None,
 ) -> list[Recalled]:
-    """Table + embedder + a recall as asked + `[recall]` settings + timezone (+ the facts' validities) -> the ranked memories.
+    """Table + embedder + a recall as asked + `[recall]` settings + timezone (+ the facts' validities, a row store) -> the ranked memories.
 
     `as_of` makes the end of that local day the reference time (for time words, decay and
     which facts stood) and keeps out every memory of a later time.
@@ -600,6 +610,7 @@ def recall_asked(
         forgetting=forgetting,
         validity=validity,
         tz=tz,
+        store=store,
     )
 
 

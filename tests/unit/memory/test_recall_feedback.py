@@ -81,6 +81,6 @@ def test_the_first_result_is_the_first_pass_one(tmp_path: Path, monkeypatch):
 def test_one_result_asked_for_is_the_first_pass_alone(stored, monkeypatch):
     table, emb = stored
     calls = []
-    monkeypatch.setattr(recall_module, "_feedback_vector", lambda *a: calls.append(a) or a[0])
+    monkeypatch.setattr(recall_module, "_feedback_vector", lambda *a: calls.append(a) or a[1])
     assert [r.memory_id for r in recall(table, emb, QUESTION, NOW, k=1, rehearse=False)]
     assert calls == []

@@ -1,0 +1,94 @@
+"""Candidate rows from memory: a long-lived reader keeps the columns a recall ranks by, for the
+memories table's current version, so a recall takes its few hundred candidates from there.
+
+Why: reading ~200 candidates by row id from LanceDB is ~200 random reads of 14 columns, about
+12 ms of a 40 ms recall at 100,000 memories (docs/benchmarks.md, "Where a recall at 100k spends
+its time"); from memory it is an Arrow `take`. The columns without the vector are small: 28 MB
+for the bench's 100,000 memories, read in one scan of 0.13 s (~0.3 KB a memory).
+
+Only a process that answers many questions keeps one (the MCP server): a one-shot `omoide
+recall` would pay the scan for one question, and the recall endpoint rehearses, which writes a
+new version after every question. A store is kept per table version. When the table is at
+another version (a run wrote since), the first recall that asks starts a scan on a background
+thread and reads LanceDB as before; recalls use the store once the scan is done. So a question
+never waits for it, and a store never serves rows of another version.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+log = logging.getLogger(__name__)
+
+
+class RowStore:
+    """The given columns (+ `_rowid`) of one version of a table, held in memory once scanned."""
+
+    def __init__(self, columns: Sequence[str]) -> None:
+        self._columns = list(columns)
+        self._lock = threading.Lock()
+        self._version: int | None = None
+        self._rows: pa.Table | None = None
+        self._ids: np.ndarray = np.empty(0, np.uint64)
+        self._scan_thread: threading.Thread | None = None  # reading a version, while it runs
+
+    def load(self, table: lancedb.table.Table) -> None:
+        """Table -> its current version scanned into memory on a background thread (unless held or being read)."""
+        self._held(table)
+
+    def wait(self, timeout_s: float) -> None:
+        """Seconds -> returned once a running scan is done, or after that long."""
+        thread = self._scan_thread
+        if thread is not None:
+            thread.join(timeout_s)
+
+    def take(self, table: lancedb.table.Table, rowids: Sequence[int]) -> pa.Table | None:
+        """Table + row ids -> those rows (the columns and `_rowid`) from memory, or None while this version is not held.
+
+        None starts a scan of the table's version on a background thread (unless one runs).
+        """
+        rows, ids = self._held(table)
+        if rows is None or not len(ids):
+            return None
+        wanted = np.asarray(rowids, dtype=np.uint64)
+        at = np.searchsorted(ids, wanted)
+        at[at >= len(ids)] = 0
+        if not np.array_equal(ids[at], wanted):
+            return None  # not a row of this version: the caller reads LanceDB
+        return rows.take(pa.array(at, pa.int64()))
+
+    def _held(self, table: lancedb.table.Table) -> tuple[pa.Table | None, np.ndarray]:
+        """Table -> the rows and sorted row ids held for its version, or None (a scan is then started, unless one runs)."""
+        version = table.version
+        with self._lock:
+            if self._version == version:
+                return self._rows, self._ids
+            running = self._scan_thread is not None and self._scan_thread.is_alive()
+            if not running:
+                # The rows of an older version are of no use any more: not kept beside the new.
+                self._version, self._rows, self._ids = None, None, np.empty(0, np.uint64)
+                self._scan_thread = threading.Thread(
+                    target=self._scan, args=(table, version), name="omoide-row-store", daemon=True
+                )
+                self._scan_thread.start()
+        return None, np.empty(0, np.uint64)
+
+    def _scan(self, table: lancedb.table.Table, version: int) -> None:
+        """Table + the version it was at -> that version's rows held, sorted by row id (dropped if the table moved meanwhile)."""
+        try:
+            rows = table.search().select(self._columns).with_row_id(True).limit(None).to_arrow()
+        except Exception as exc:  # the next recall tries again; this one reads LanceDB
+            log.warning("keeping the recall columns in memory failed: %s", type(exc).__name__)
+            return
+        if table.version != version:
+            return  # a write came between: which version was read is not known
+        rows = rows.sort_by("_rowid").combine_chunks()
+        ids = rows["_rowid"].to_numpy().astype(np.uint64)
+        with self._lock:
+            self._version, self._rows, self._ids = version, rows, ids
