@@ -26,9 +26,11 @@ DIM = 384
 MAX_TOKENS = 256
 # Past a handful of threads a 6-layer, 384-wide model stops getting faster on CPU.
 _MAX_THREADS = 8
-# Padded tokens per model call: activations grow with rows x width (attention with width^2);
-# 4096 keeps a batch of 16 full-length texts near 0.6 GB, while short texts still go 64 at a time.
-MAX_BATCH_TOKENS = 4096
+# Padded tokens per model call: activations grow with rows x width (attention with width^2).
+# 1024 (4 full-length texts, or 64 of 16 tokens) against 4096: 3,000 of a year's memory texts in
+# 20.5 s instead of 29.6 s on two cores, and a process peak of ~550 MB instead of ~850 MB
+# (docs/benchmarks.md, "Smaller embedding batches").
+MAX_BATCH_TOKENS = 1024
 
 
 def _usable_cpus() -> int:

@@ -88,7 +88,15 @@ class RowStore:
             return
         if table.version != version:
             return  # a write came between: which version was read is not known
-        rows = rows.sort_by("_rowid").combine_chunks()
-        ids = rows["_rowid"].to_numpy().astype(np.uint64)
+        rows, ids = sorted_by_rowid(rows)
         with self._lock:
             self._version, self._rows, self._ids = version, rows, ids
+
+
+def sorted_by_rowid(rows: pa.Table) -> tuple[pa.Table, np.ndarray]:
+    """Rows with `_rowid` -> them in one chunk sorted by row id, and the sorted row ids."""
+    ids = rows["_rowid"].to_numpy().astype(np.uint64)
+    if not np.all(ids[1:] > ids[:-1]):  # a scan reads fragments in order: rarely needed
+        rows = rows.sort_by("_rowid")
+        ids = rows["_rowid"].to_numpy().astype(np.uint64)
+    return rows.combine_chunks(), ids

@@ -7,8 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
+
 from omoide.memory.recall import COLUMNS, recall
-from omoide.memory.row_store import RowStore
+from omoide.memory.row_store import RowStore, sorted_by_rowid
 from omoide.store.memories import open_memories, upsert_memories
 from tests.fakes import FakeEmbedder, memory_rows, rows_at, stored_memories
 
@@ -121,3 +123,9 @@ def test_a_recall_through_the_store_ranks_as_one_that_reads_lancedb(tmp_path: Pa
         assert [r.to_json() for r in held] == [r.to_json() for r in read]
         assert len(read) == 10
     assert served and all(served)
+
+
+def test_rows_read_out_of_order_are_sorted_by_row_id():
+    rows = pa.table({"memory_id": ["c", "a", "b"], "_rowid": pa.array([9, 1, 4], pa.uint64())})
+    held, ids = sorted_by_rowid(rows)
+    assert held["memory_id"].to_pylist() == ["a", "b", "c"] and ids.tolist() == [1, 4, 9]
