@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from omoide.memory.recall import COLUMNS, recall
 from omoide.memory.row_store import RowStore, sorted_by_rowid
-from omoide.store.memories import open_memories, upsert_memories
+from omoide.store.memories import drop_memories, open_memories, upsert_memories
 from tests.fakes import FakeEmbedder, memory_rows, rows_at, stored_memories
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -129,3 +129,25 @@ def test_rows_read_out_of_order_are_sorted_by_row_id():
     rows = pa.table({"memory_id": ["c", "a", "b"], "_rowid": pa.array([9, 1, 4], pa.uint64())})
     held, ids = sorted_by_rowid(rows)
     assert held["memory_id"].to_pylist() == ["a", "b", "c"] and ids.tolist() == [1, 4, 9]
+
+
+def test_a_table_dropped_and_made_again_at_the_same_version_is_read_again(tmp_path: Path):
+    emb = FakeEmbedder()
+    table = stored_memories(tmp_path / "db", emb, NOW, *_rows(10))
+    store = RowStore(COLUMNS)
+    store.load(table)
+    store.wait(60)
+    held_version = table.version
+    assert store.take(table, _rowids(table)) is not None
+    # `omoide reindex` drops the table and writes it anew: its versions count from 1 again.
+    drop_memories(tmp_path / "db")
+    again = [rec(f"n{i:03d}", f"another memory {i}") for i in range(10)]
+    stored_memories(tmp_path / "db", emb, NOW, *again)
+    table.checkout_latest()
+    assert table.version == held_version  # the same number names another table now
+    assert store.take(table, _rowids(table)) is None
+    store.wait(60)
+    held = store.take(table, _rowids(table))
+    assert held is not None and set(held["memory_id"].to_pylist()) == {
+        r["memory_id"] for r in again
+    }
