@@ -48,6 +48,14 @@ def _from_lancedb(table, rowids: list[int]) -> list[dict]:
     return [by_id[r] for r in rowids]
 
 
+def _loaded(table) -> RowStore:
+    """Table -> a row store that has read its current version."""
+    store = RowStore(COLUMNS)
+    store.load(table)
+    store.wait(60)
+    return store
+
+
 def test_the_store_serves_the_rows_lancedb_holds_in_the_order_asked(tmp_path: Path):
     table = stored_memories(tmp_path / "db", FakeEmbedder(), NOW, *_rows(60))
     store = RowStore(COLUMNS)
@@ -62,9 +70,7 @@ def test_the_store_serves_the_rows_lancedb_holds_in_the_order_asked(tmp_path: Pa
 def test_after_a_write_it_serves_nothing_until_it_has_read_the_new_version(tmp_path: Path):
     emb = FakeEmbedder()
     table = stored_memories(tmp_path / "db", emb, NOW, *_rows(20))
-    store = RowStore(COLUMNS)
-    store.load(table)
-    store.wait(60)
+    store = _loaded(table)
     assert store.take(table, _rowids(table)) is not None
     # Another process's run rewrites a memory and adds one; the reader sees the new version.
     writer = open_memories(tmp_path / "db", emb.model, emb.dim)
@@ -85,9 +91,7 @@ def test_after_a_write_it_serves_nothing_until_it_has_read_the_new_version(tmp_p
 
 def test_a_row_id_the_version_does_not_hold_is_left_to_lancedb(tmp_path: Path):
     table = stored_memories(tmp_path / "db", FakeEmbedder(), NOW, *_rows(5))
-    store = RowStore(COLUMNS)
-    store.load(table)
-    store.wait(60)
+    store = _loaded(table)
     known = _rowids(table)
     assert store.take(table, known) is not None
     assert store.take(table, [*known, max(known) + 1000]) is None
@@ -96,18 +100,14 @@ def test_a_row_id_the_version_does_not_hold_is_left_to_lancedb(tmp_path: Path):
 def test_an_empty_table_is_left_to_lancedb(tmp_path: Path):
     emb = FakeEmbedder()
     table = open_memories(tmp_path / "db", emb.model, emb.dim)
-    store = RowStore(COLUMNS)
-    store.load(table)
-    store.wait(60)
+    store = _loaded(table)
     assert store.take(table, [0]) is None
 
 
 def test_a_recall_through_the_store_ranks_as_one_that_reads_lancedb(tmp_path: Path, monkeypatch):
     emb = FakeEmbedder()
     table = stored_memories(tmp_path / "db", emb, NOW, *_rows(120))
-    store = RowStore(COLUMNS)
-    store.load(table)
-    store.wait(60)
+    store = _loaded(table)
     served = []
     take = store.take
 
@@ -134,9 +134,7 @@ def test_rows_read_out_of_order_are_sorted_by_row_id():
 def test_a_table_dropped_and_made_again_at_the_same_version_is_read_again(tmp_path: Path):
     emb = FakeEmbedder()
     table = stored_memories(tmp_path / "db", emb, NOW, *_rows(10))
-    store = RowStore(COLUMNS)
-    store.load(table)
-    store.wait(60)
+    store = _loaded(table)
     held_version = table.version
     assert store.take(table, _rowids(table)) is not None
     # `omoide reindex` drops the table and writes it anew: its versions count from 1 again.
