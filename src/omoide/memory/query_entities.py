@@ -24,6 +24,8 @@ from typing import Any
 
 import lancedb
 
+from omoide.store.table_version import VersionKey, version_key
+
 MAX_GRAM = 3
 RARE_ROWS = 1000  # an entity on more memories brings no pool of its own (its credit is small)
 SEP = "\x1f"  # joins a row's entities for case-insensitive matching; never in a name
@@ -56,13 +58,15 @@ class EntityIndex:
 
 # A table handle -> (its version, its entity index): one scan per version, not per question;
 # a long-lived server asks many questions of one version.
-_INDEXES: weakref.WeakKeyDictionary[Any, tuple[int, EntityIndex]] = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[Any, tuple[VersionKey, EntityIndex]] = (
+    weakref.WeakKeyDictionary()
+)
 _INDEXES_LOCK = threading.Lock()
 
 
 def entity_index(table: lancedb.table.Table) -> EntityIndex:
     """Table -> its entity index for the version it is at (built by one scan of `entities`, cached)."""
-    version = table.version
+    version = version_key(table)  # a table made again by a reindex is not its namesake
     with _INDEXES_LOCK:
         cached = _INDEXES.get(table)
         if cached is not None and cached[0] == version:

@@ -17,13 +17,14 @@ never waits for it, and a store never serves rows of another version.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Sequence
 
 import lancedb
 import numpy as np
 import pyarrow as pa
+
+from omoide.store.table_version import VersionKey, version_key
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ class RowStore:
     def __init__(self, columns: Sequence[str]) -> None:
         self._columns = list(columns)
         self._lock = threading.Lock()
-        self._key: tuple[int, int, int] | None = None  # the version held (`_identity`)
+        self._key: VersionKey | None = None  # the version held (`version_key`)
         self._rows: pa.Table | None = None
         self._ids: np.ndarray = np.empty(0, np.uint64)
         self._scan_thread: threading.Thread | None = None  # reading a version, while it runs
@@ -66,7 +67,7 @@ class RowStore:
 
     def _held(self, table: lancedb.table.Table) -> tuple[pa.Table | None, np.ndarray]:
         """Table -> the rows and sorted row ids held for its version, or None (a scan is then started, unless one runs)."""
-        key = _identity(table)
+        key = version_key(table)
         with self._lock:
             if self._key == key:
                 return self._rows, self._ids
@@ -80,31 +81,18 @@ class RowStore:
                 self._scan_thread.start()
         return None, np.empty(0, np.uint64)
 
-    def _scan(self, table: lancedb.table.Table, key: tuple[int, int, int]) -> None:
-        """Table + the version it was at (`_identity`) -> that version's rows held, sorted by row id (dropped if the table moved meanwhile)."""
+    def _scan(self, table: lancedb.table.Table, key: VersionKey) -> None:
+        """Table + the version it was at (`version_key`) -> that version's rows held, sorted by row id (dropped if the table moved meanwhile)."""
         try:
             rows = table.search().select(self._columns).with_row_id(True).limit(None).to_arrow()
         except Exception as exc:  # the next recall tries again; this one reads LanceDB
             log.warning("keeping the recall columns in memory failed: %s", type(exc).__name__)
             return
-        if _identity(table) != key:
+        if version_key(table) != key:
             return  # a write came between: which version was read is not known
         rows, ids = sorted_by_rowid(rows)
         with self._lock:
             self._key, self._rows, self._ids = key, rows, ids
-
-
-def _identity(table: lancedb.table.Table) -> tuple[int, int, int]:
-    """Table -> its version, and the inode and mtime of its folder (0, 0 when not a local folder).
-
-    A table dropped and made again (`omoide reindex`) counts its versions from 1 again, so a
-    version number alone could name two different tables; its folder is a new one.
-    """
-    try:
-        folder = os.stat(table.uri)
-    except (OSError, ValueError):
-        return table.version, 0, 0
-    return table.version, folder.st_ino, folder.st_mtime_ns
 
 
 def sorted_by_rowid(rows: pa.Table) -> tuple[pa.Table, np.ndarray]:

@@ -351,10 +351,10 @@ def _vector_config(rows: int) -> IvfSq:
 def train_vectors(table: lancedb.table.Table) -> bool:
     """Memories table -> its vector index trained afresh on all its rows once it is large enough; whether it was.
 
-    Called after every `optimize()` (see `optimize`): Lance folds new rows into an IVF index by joining small
-    partitions, and it joins ours even with no new row (316 become 4 at 100k rows), after which
-    a search compares nearly every code. Training again costs ~2.3 s at 100k rows and ~35 s at
-    1M (docs/benchmarks.md, "The vector index after optimize").
+    Called after every `optimize()` (see `optimize`): Lance folds new rows into an IVF index by
+    joining small partitions, and it joins ours even with no new row (316 become 4 at 100k
+    rows), after which a search compares nearly every code. Training again costs ~2.3 s at 100k
+    rows and ~35 s at 1M (docs/benchmarks.md, "The vector index after optimize").
     """
     rows = table.count_rows()
     if rows < ANN_MIN_ROWS:
