@@ -19,6 +19,7 @@ from rich.console import Console
 from omoide.cli.stop import stop_on_signals
 from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
+from omoide.core.malloc_arenas import cap_malloc_arenas
 from omoide.core.offline import OFFLINE_ENV, go_offline
 
 if TYPE_CHECKING:
@@ -218,8 +219,10 @@ def current_log() -> Path | None:
 
 def flow_modules(home: Path, command: str) -> tuple[ModuleType, ModuleType, ModuleType]:
     """OMOIDE_HOME + command -> the (daily, backfill, reflect) flow modules, imported only after
-    Prefect's environment and the command's log file are set."""
+    Prefect's environment and the command's log file are set; glibc's malloc held to two arenas
+    for the run (and the runs `serve` starts), not for recall, which it slows."""
     apply_prefect_environment(home)
+    cap_malloc_arenas()
     run_log(home, command, datetime.now())
     import omoide.flows.backfill as backfill_module
     import omoide.flows.daily as daily_module
