@@ -24,7 +24,7 @@ _M_ARENA_MAX = -8  # from glibc's malloc.h
 
 
 def cap_malloc_arenas(arenas: int = ARENAS) -> bool:
-    """Arena count -> whether glibc's limit was set for this process and its children (False: not glibc, or the user set one)."""
+    """Arena count -> whether glibc's limit was set for this process and its children (False: not glibc, or a limit is already in the environment)."""
     if ENV in os.environ or platform.libc_ver()[0] != "glibc":
         return False
     name = ctypes.util.find_library("c")

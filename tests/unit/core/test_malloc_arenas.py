@@ -47,7 +47,7 @@ def test_threads_share_two_arenas_once_capped() -> None:
     assert as_is > malloc_arenas.ARENAS  # the threads did take arenas of their own
 
 
-def test_children_inherit_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_limit_is_exported_for_the_processes_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(malloc_arenas.ENV, raising=False)
     assert malloc_arenas.cap_malloc_arenas() is True
     assert os.environ[malloc_arenas.ENV] == str(malloc_arenas.ARENAS)
