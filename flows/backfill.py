@@ -139,12 +139,9 @@ def _run_days(
         for d, summary in pending.items():
             mark_day(settings, d, keys[d], summary)
     results = {d.isoformat(): outcomes[d] for d in days}
-    # One reflection over everything: the Big Five and profile (their signals, such as
-    # active days, cover the range), every entity's page as of now.
-    label = f"{start}..{end}"
-    analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
-    if analysed["failed"]:
-        problems.append(reflect_failure(label, analysed))
+    # Before the closing reflection: pruning compacts the tables, which makes new versions of
+    # them, and the reflection's cache keys hold those versions. Pruned after it, the next
+    # re-run found no step cached and ran the whole reflection again (~10 s at 60 days).
     with LANCEDB_WRITES:
         pruned = prune_old_versions(
             settings.lancedb_dir, settings.keep_versions_days, return_state=True
@@ -152,6 +149,12 @@ def _run_days(
     if not pruned.is_completed():
         # Nothing stored is at stake: the old versions wait for the weekly reflection's prune.
         get_run_logger().warning("pruning old LanceDB versions failed: %s", pruned.message)
+    # One reflection over everything: the Big Five and profile (their signals, such as
+    # active days, cover the range), every entity's page as of now.
+    label = f"{start}..{end}"
+    analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
+    if analysed["failed"]:
+        problems.append(reflect_failure(label, analysed))
     publish_markdown(
         _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
     )

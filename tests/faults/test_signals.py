@@ -141,6 +141,30 @@ def test_serve_stops_and_says_so(
     assert log.read_text().rstrip().endswith(f"omoide: serve stopped by {signal.Signals(sig).name}")
 
 
+def _has_prefect_server(pid: int) -> bool:
+    """A process id -> whether one of its children is a Prefect API server (uvicorn)."""
+    try:
+        return any("uvicorn" in c.cmdline() for c in psutil.Process(pid).children(recursive=True))
+    except psutil.Error:
+        return False
+
+
+def test_a_backfill_stopped_while_its_flows_import_leaves_no_prefect_server(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    write_sample(home, days=1)
+    log = tmp_path / "backfill.out"
+    env = clean_env(OMOIDE_HOME=str(home))
+    with background([*CLI, "backfill", "--start", DAY, "--end", DAY], env, log) as process:
+        # Its short-lived server starts first, then the flows import (seconds): stopped then.
+        _until("a Prefect server", lambda: _has_prefect_server(process.pid), process, log)
+        code, took = _stop(process, signal.SIGTERM, log)
+    assert took < BOUND_S and code == 128 + signal.SIGTERM
+    said = log.read_text().rstrip().splitlines()[-1]
+    assert said == "omoide: the backfill command stopped by SIGTERM; run the command again"
+
+
 @pytest.mark.slow
 @pytest.mark.prefect_server
 def test_a_backfill_stopped_mid_day_leaves_nothing_behind_and_the_next_run_completes(

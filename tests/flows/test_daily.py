@@ -213,6 +213,15 @@ def test_a_rerun_backfill_skips_unchanged_days_and_runs_changed_ones(sample_home
     results = again.result()
     assert all(r["ok"] and r["skipped"] and r["events"] > 0 for r in results.values())
     assert not any(r.get("embedded") or r.get("llm_calls") for r in results.values())
+    # The closing reflection is the first run's: its steps come from the cache, but for the
+    # profile, which reads the entities that this run's prune compacted (a new version).
+    label, steps = (
+        f"{FIRST}..{LAST}",
+        ["periods", "validity", "bigfive", "entities", "opinions", "links"],
+    )
+    names = [f"reflect-{step}-{label}" for step in steps]
+    states = task_states(again.state_details.flow_run_id, names=names)
+    assert {name: states.get(name) for name in names} == dict.fromkeys(names, "Cached")
 
     # A new line in the last day's note re-runs that day only, and reaches the lake.
     note = sample_home / "sources" / "notes" / f"{LAST}.md"

@@ -99,7 +99,7 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
         counts = take_back(settings, selector, selection)
         remade: list[str] = []
         if days:
-            _, backfill_module, _ = flow_modules(settings.home, "forget")
+            _, backfill_module, _ = flow_modules(settings.home, "forget", start_server=True)
             state = run_flow(
                 backfill_module.backfill,
                 start=min(days),

@@ -131,7 +131,7 @@ def quiz_command() -> None:
     with writing(settings, "omoide profile quiz"):
         added = record_analysis(open_profile_history(settings.lancedb_dir), analysis)
         # The reflection over no new days rebuilds the profile page with the new analysis.
-        _, _, reflect_module = flow_modules(settings.home, "profile-quiz")
+        _, _, reflect_module = flow_modules(settings.home, "profile-quiz", start_server=True)
         state = run_flow(reflect_module.reflect_flow, days=0, analyse=False)
     outcome(state, "rebuilding the profile")
     scores = ", ".join(f"{t} {v:.2f}" for t, v in analysis.scores.as_dict().items())

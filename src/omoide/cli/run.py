@@ -109,7 +109,7 @@ def run(
         raise NoSourcesError(settings.home)
     command = f"omoide run --day {the_day}" if the_day else "omoide run"
     with writing(settings, command):
-        daily_module, _, _ = flow_modules(settings.home, "run")
+        daily_module, _, _ = flow_modules(settings.home, "run", start_server=True)
         state = run_flow(daily_module.daily, day=the_day, force=force)
     if the_day is None:
         # Every day run is shown, a failed one with what landed, before the error's one line.
@@ -205,7 +205,7 @@ def backfill(
         TimeElapsedColumn(),
     )
     with writing(settings, f"omoide backfill --start {first} --end {last}"):
-        _, backfill_module, _ = flow_modules(settings.home, "backfill")
+        _, backfill_module, _ = flow_modules(settings.home, "backfill", start_server=True)
         with Progress(*columns, console=err, transient=False) as bar:
             job = bar.add_task("backfill", total=n)
             progress.install(lambda label: bar.update(job, advance=1, description=f"done {label}"))
@@ -304,7 +304,7 @@ def reflect(
 
     settings = get_settings()
     with writing(settings, "omoide reflect"):
-        _, _, reflect_module = flow_modules(settings.home, "reflect")
+        _, _, reflect_module = flow_modules(settings.home, "reflect", start_server=True)
         state = run_flow(
             reflect_module.reflect_flow, end=parse_day(end) if end else None, days=days
         )

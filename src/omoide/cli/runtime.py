@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -37,6 +38,8 @@ SERVER_FILE = "server.json"  # under OMOIDE_HOME/prefect while `omoide server` r
 # server, a worker, deployment runs) would read it and log into the last command's file.
 LOGGING_FILE = "cli-logging.yml"
 _run_log: list[Path] = []  # the log file of this process's command, once it has one
+# The ephemeral server started while the flows import: its thread and what it raised.
+_starting: list[tuple[threading.Thread, list[Exception]]] = []
 
 
 def prefect_environment(home: Path) -> dict[str, str]:
@@ -217,18 +220,79 @@ def current_log() -> Path | None:
     return _run_log[0] if _run_log else None
 
 
-def flow_modules(home: Path, command: str) -> tuple[ModuleType, ModuleType, ModuleType]:
-    """OMOIDE_HOME + command -> the (daily, backfill, reflect) flow modules, imported only after
-    Prefect's environment and the command's log file are set; glibc's malloc held to two arenas
-    for the run (and the runs `serve` starts), not for recall, which it slows."""
+def flow_modules(
+    home: Path, command: str, *, start_server: bool = False
+) -> tuple[ModuleType, ModuleType, ModuleType]:
+    """OMOIDE_HOME + command (+ whether a flow runs next) -> the (daily, backfill, reflect) flow
+    modules, imported only after Prefect's environment and the command's log file are set; glibc's
+    malloc held to two arenas for the run (and the runs `serve` starts), not for recall, which it
+    slows. `start_server`: the ephemeral Prefect server starts meanwhile, for `run_flow` to wait on.
+    """
     apply_prefect_environment(home)
     cap_malloc_arenas()
     run_log(home, command, datetime.now())
-    import omoide.flows.backfill as backfill_module
-    import omoide.flows.daily as daily_module
-    import omoide.flows.reflect as reflect_module
+    # A stop while the flows import must not leave an early server behind (SIGTERM's default
+    # ends the process without atexit, where Prefect stops it).
+    with stop_on_signals(f"the {command} command", "run the command again"):
+        if start_server:
+            start_server_early()
+        import omoide.flows.backfill as backfill_module
+        import omoide.flows.daily as daily_module
+        import omoide.flows.reflect as reflect_module
 
+        if _starting:
+            # Every flow validates with GX (~4 s to import): done now, while the server starts.
+            from omoide import quality
+
+            quality.prepare()
     return daily_module, backfill_module, reflect_module
+
+
+def start_server_early() -> None:
+    """-> the ephemeral Prefect server a flow will use starting on a thread, when no server is configured.
+
+    Importing the flows takes ~6 s of one core and the server's start ~10 s of another;
+    one after the other they were most of a warm backfill. Only `run_flow` may use the
+    server next: Prefect takes a server that is starting as started.
+    """
+    from prefect.settings import get_current_settings
+
+    settings = get_current_settings()
+    if settings.api.url or not settings.server.ephemeral.enabled or _starting:
+        return
+    from prefect.server.api.server import SubprocessASGIServer
+
+    failed: list[Exception] = []
+    thread = threading.Thread(
+        target=_start_server,
+        args=(SubprocessASGIServer(), failed),
+        daemon=True,
+        name="omoide-server-start",
+    )
+    thread.start()
+    _starting.append((thread, failed))
+
+
+def _start_server(server: Any, failed: list[Exception]) -> None:
+    """A Prefect ephemeral server + a list -> the server started, or what its start raised appended."""
+    try:
+        server.start()
+    except Exception as exc:  # noqa: BLE001 - the main thread decides, in run_flow
+        failed.append(exc)
+
+
+def await_early_server() -> bool:
+    """-> the server `start_server_early` started waited for; whether its start timed out (it is stopped then)."""
+    if not _starting:
+        return False
+    thread, failed = _starting.pop()
+    thread.join()
+    if not failed:
+        return False
+    if _STARTUP_FAILED not in str(failed[0]):
+        raise failed[0]
+    stop_servers()
+    return True
 
 
 def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
@@ -240,7 +304,8 @@ def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
     # Days complete or not at all (day marks), so running the command again finishes the job.
     then = "what it wrote is whole; run the command again to finish"
     with stop_on_signals(what, then, drain=drain_logs):
-        for attempt in (1, 2):
+        # A server started early that timed out was the first try.
+        for attempt in (2,) if await_early_server() else (1, 2):
             try:
                 return flow(**parameters, return_state=True)
             except RuntimeError as exc:

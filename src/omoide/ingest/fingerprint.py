@@ -64,11 +64,21 @@ def input_files(source: SourceConfig, day: date) -> list[Path]:
 
 def collected_fingerprint(collected: Collected) -> str:
     """A window's collected events and rejects -> content hash (times of recording left out)."""
-    events = collected.events.drop(columns=["recorded_at"])
+    return _digest(event_hashes(collected.events), collected)
+
+
+def event_hashes(events: pd.DataFrame) -> np.ndarray:
+    """Collected events -> one uint64 per row from its content (its time of recording left out)."""
+    events = events.drop(columns=["recorded_at"])
     # Lists do not hash; a name never holds the separator, so joining keeps them apart.
     events["entities"] = events["entities"].map(lambda e: SEP.join(e) if e is not None else "")
+    return _row_hashes(events)
+
+
+def _digest(rows: np.ndarray, collected: Collected) -> str:
+    """Row hashes + what was collected with them (rejects, fixes) -> the window's content hash."""
     h = hashlib.blake2b(digest_size=16)
-    h.update(_row_hashes(events).tobytes())
+    h.update(rows.tobytes())
     for r in collected.rejects:
         h.update(f"{r.ref}{SEP}{r.reason}{SEP}{r.excerpt}{SEP}".encode("utf-8", "surrogatepass"))
     h.update(repr(sorted(collected.fixed.items())).encode())
@@ -170,11 +180,13 @@ def span_fingerprints(
         return dict.fromkeys(days)
     timed = whole.events["ts"].notna()
     # Records without a time belong to no day: like the rejects, they count in every day.
-    untimed = whole.events[~timed]
+    untimed = event_hashes(whole.events[~timed])
     events = whole.events[timed].sort_values("ts", kind="stable", ignore_index=True)
+    # A row's hash is its content's alone: hashed once for the span, each day takes its slice
+    # (the same bytes as hashing each day's rows on their own, without a frame per day).
+    rows = event_hashes(events)
     out: dict[date, str | None] = {}
     for d, (start, end) in bounds.items():
         lo, hi = events["ts"].searchsorted([pd.Timestamp(start), pd.Timestamp(end)])
-        part = pd.concat([events.iloc[lo:hi], untimed]) if len(untimed) else events.iloc[lo:hi]
-        out[d] = collected_fingerprint(Collected(part, whole.rejects, whole.fixed))
+        out[d] = _digest(np.concatenate([rows[lo:hi], untimed]), whole)
     return out

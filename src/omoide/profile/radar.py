@@ -11,8 +11,6 @@ import io
 from collections.abc import Mapping
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from omoide.profile.bigfive import TRAITS
 
@@ -24,6 +22,10 @@ PNG_METADATA: dict[str, str | None] = {"Software": None}
 
 def radar_png(series: Mapping[str, Mapping[str, float]], current: str | None = None) -> bytes:
     """{source: {trait: score}} (+ the current source, drawn bold) -> PNG bytes."""
+    # Imported here: matplotlib takes over a second to import, and only a profile draws.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     angles = np.linspace(0.0, 2.0 * np.pi, len(TRAITS), endpoint=False)
     closed = np.append(angles, angles[0])
     fig = Figure(figsize=(5.0, 5.0), dpi=100)

@@ -24,8 +24,6 @@ import lancedb
 import numpy as np
 import pandas as pd
 from pydantic import BaseModel, Field
-from sklearn.cluster import AgglomerativeClustering
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.core.ids import stable_id
@@ -90,6 +88,10 @@ def clusters(vectors: np.ndarray, threshold: float = DISTANCE_THRESHOLD) -> np.n
     """(n, dim) vectors -> cluster number per row (average linkage, cosine distance)."""
     if len(vectors) < 2:
         return np.zeros(len(vectors), dtype=np.int64)
+    # Imported here: scikit-learn takes ~1.7 s to import, paid by every pipeline command
+    # (a warm re-run clusters nothing) if it sat at the top.
+    from sklearn.cluster import AgglomerativeClustering
+
     model = AgglomerativeClustering(
         n_clusters=None, metric="cosine", linkage="average", distance_threshold=threshold
     )
@@ -98,6 +100,8 @@ def clusters(vectors: np.ndarray, threshold: float = DISTANCE_THRESHOLD) -> np.n
 
 def top_terms(groups: Sequence[str], rest: str = "", n: int = TOP_TERMS) -> list[list[str]]:
     """One text per group (+ the text of everything else) -> each group's n most distinctive terms."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+
     docs = [*groups, rest] if rest.strip() else list(groups)
     stop = sorted(ENGLISH_STOP_WORDS | _TIME_WORDS)
     tfidf = TfidfVectorizer(stop_words=stop, token_pattern=_TOKENS, sublinear_tf=True)

@@ -14,6 +14,7 @@ from omoide.ingest.fingerprint import (
     collected_fingerprint,
     day_fingerprint,
     input_files,
+    span_fingerprints,
 )
 from omoide.ingest.sources.chrome import chrome_us
 from omoide.sample import write_sample
@@ -47,6 +48,21 @@ def test_a_new_chrome_visit_changes_only_the_key_of_its_day(tmp_path: Path) -> N
     after = keys(source)
     assert after[0] == before[0] and after[2] == before[2]
     assert after[1] != before[1]
+
+
+def test_a_span_read_once_gives_each_day_the_key_of_its_own_read(tmp_path: Path) -> None:
+    # The plan hashes a span's rows once and slices them: a day's key must not depend on it.
+    write_sample(tmp_path, days=3)
+    for kind, path in [
+        ("chrome", "chrome/Default/History"),
+        ("firefox", "firefox/places.sqlite"),
+        ("activitywatch", "activitywatch/aw-buckets-export.json"),
+        ("chat", "chat/chat.jsonl"),
+    ]:
+        source = SourceConfig(kind=kind, path=tmp_path / "sources" / path, name=kind)
+        span = span_fingerprints(source, DAYS, TZ, NOW)
+        assert list(span.values()) == keys(source), kind
+        assert None not in span.values() and len(set(span.values())) == 3, kind
 
 
 def test_a_new_activitywatch_event_changes_only_the_key_of_its_day(tmp_path: Path) -> None:
