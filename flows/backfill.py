@@ -139,22 +139,18 @@ def _run_days(
         for d, summary in pending.items():
             mark_day(settings, d, keys[d], summary)
     results = {d.isoformat(): outcomes[d] for d in days}
-    # Before the closing reflection: pruning compacts the tables, which makes new versions of
-    # them, and the reflection's cache keys hold those versions. Pruned after it, the next
-    # re-run found no step cached and ran the whole reflection again (~10 s at 60 days).
-    with LANCEDB_WRITES:
-        pruned = prune_old_versions(
-            settings.lancedb_dir, settings.keep_versions_days, return_state=True
-        )
-    if not pruned.is_completed():
-        # Nothing stored is at stake: the old versions wait for the weekly reflection's prune.
-        get_run_logger().warning("pruning old LanceDB versions failed: %s", pruned.message)
+    # Pruned on both sides of the closing reflection. Pruning compacts tables, which gives
+    # them new versions, and the reflection's cache keys hold the versions of what it reads:
+    # pruned only after it, the next re-run found no step cached (~10 s at 60 days). Pruned
+    # only before it, the next re-run compacted what it wrote: a re-run changed bytes.
+    _prune(settings)
     # One reflection over everything: the Big Five and profile (their signals, such as
     # active days, cover the range), every entity's page as of now.
     label = f"{start}..{end}"
     analysed = reflect_steps(settings, llm, [], label, datetime.now(UTC), analyse=True, force=force)
     if analysed["failed"]:
         problems.append(reflect_failure(label, analysed))
+    _prune(settings)
     publish_markdown(
         _markdown(results), f"backfill-{start}-{end}", f"omoide backfill {start}..{end}"
     )
@@ -167,6 +163,17 @@ def _run_days(
     if problems:
         raise BackfillIncomplete("; ".join(problems), results)
     return results
+
+
+def _prune(settings: Settings) -> None:
+    """Settings -> LanceDB's old versions pruned (its tables compacted); a failure only logged."""
+    with LANCEDB_WRITES:
+        pruned = prune_old_versions(
+            settings.lancedb_dir, settings.keep_versions_days, return_state=True
+        )
+    if not pruned.is_completed():
+        # Nothing stored is at stake: the old versions wait for the weekly reflection's prune.
+        get_run_logger().warning("pruning old LanceDB versions failed: %s", pruned.message)
 
 
 def failed_days(results: dict[str, dict[str, Any]]) -> str:
