@@ -133,11 +133,6 @@ def _gx() -> ModuleType:
     return great_expectations
 
 
-def prepare() -> None:
-    """() -> GX imported and this process's context made: what a first validation would wait for."""
-    gx_context()
-
-
 @functools.cache
 def gx_context() -> EphemeralDataContext:
     """() -> this process's in-memory GX context (no project on disk, analytics off)."""

@@ -242,9 +242,9 @@ def flow_modules(
 
         if _starting:
             # Every flow validates with GX (~4 s to import): done now, while the server starts.
-            from omoide import quality
+            from omoide.quality import gx_context
 
-            quality.prepare()
+            gx_context()
     return daily_module, backfill_module, reflect_module
 
 
