@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from omoide.core.deferred_imports import defer
 from omoide.core.errors import DataQualityError
 
 if TYPE_CHECKING:
@@ -128,6 +129,8 @@ def _gx() -> ModuleType:
     # set before the import; 1.24 has no analytics module left, and the context config below
     # covers a GX that was imported elsewhere first.
     os.environ["GX_ANALYTICS_ENABLED"] = "false"
+    # Imported by GX for expectations and stores omoide does not use: ~1.5 s of every command.
+    defer("scipy.stats", "altair", "boto3")
     import great_expectations
 
     return great_expectations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from omoide.cli import early_server
+from omoide.cli.early_server import STARTUP_FAILED
 from omoide.cli.stop import stop_on_signals
 from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
@@ -32,14 +34,11 @@ err = Console(stderr=True)
 # busy two-core laptop that took longer than Prefect's 20 s default.
 STARTUP_TIMEOUT_S = "90"
 KEPT_LOGS = 30
-_STARTUP_FAILED = "ephemeral Prefect API server"
 SERVER_FILE = "server.json"  # under OMOIDE_HOME/prefect while `omoide server` runs
 # Not Prefect's default name (PREFECT_HOME/logging.yml): every process on this Prefect home (the
 # server, a worker, deployment runs) would read it and log into the last command's file.
 LOGGING_FILE = "cli-logging.yml"
 _run_log: list[Path] = []  # the log file of this process's command, once it has one
-# The ephemeral server started while the flows import: its thread and what it raised.
-_starting: list[tuple[threading.Thread, list[Exception]]] = []
 
 
 def prefect_environment(home: Path) -> dict[str, str]:
@@ -226,7 +225,8 @@ def flow_modules(
     """OMOIDE_HOME + command (+ whether a flow runs next) -> the (daily, backfill, reflect) flow
     modules, imported only after Prefect's environment and the command's log file are set; glibc's
     malloc held to two arenas for the run (and the runs `serve` starts), not for recall, which it
-    slows. `start_server`: the ephemeral Prefect server starts meanwhile, for `run_flow` to wait on.
+    slows. `start_server`: a short-lived Prefect server starts meanwhile (cli/early_server.py), for
+    `run_flow` to wait on.
     """
     apply_prefect_environment(home)
     cap_malloc_arenas()
@@ -235,12 +235,12 @@ def flow_modules(
     # ends the process without atexit, where Prefect stops it).
     with stop_on_signals(f"the {command} command", "run the command again"):
         if start_server:
-            start_server_early()
+            early_server.start()
         import omoide.flows.backfill as backfill_module
         import omoide.flows.daily as daily_module
         import omoide.flows.reflect as reflect_module
 
-        if _starting:
+        if early_server.starting():
             # Every flow validates with GX (~4 s to import): done now, while the server starts.
             from omoide.quality import gx_context
 
@@ -248,51 +248,14 @@ def flow_modules(
     return daily_module, backfill_module, reflect_module
 
 
-def start_server_early() -> None:
-    """-> the ephemeral Prefect server a flow will use starting on a thread, when no server is configured.
-
-    Importing the flows takes ~6 s of one core and the server's start ~10 s of another;
-    one after the other they were most of a warm backfill. Only `run_flow` may use the
-    server next: Prefect takes a server that is starting as started.
-    """
+def await_early_server() -> bool:
+    """-> the server `flow_modules` started waited for; whether its start timed out (it is stopped then)."""
+    if not early_server.starting():
+        return False
     from prefect.settings import get_current_settings
 
-    settings = get_current_settings()
-    if settings.api.url or not settings.server.ephemeral.enabled or _starting:
-        return
-    from prefect.server.api.server import SubprocessASGIServer
-
-    failed: list[Exception] = []
-    thread = threading.Thread(
-        target=_start_server,
-        args=(SubprocessASGIServer(), failed),
-        daemon=True,
-        name="omoide-server-start",
-    )
-    thread.start()
-    _starting.append((thread, failed))
-
-
-def _start_server(server: Any, failed: list[Exception]) -> None:
-    """A Prefect ephemeral server + a list -> the server started, or what its start raised appended."""
-    try:
-        server.start()
-    except Exception as exc:  # noqa: BLE001 - the main thread decides, in run_flow
-        failed.append(exc)
-
-
-def await_early_server() -> bool:
-    """-> the server `start_server_early` started waited for; whether its start timed out (it is stopped then)."""
-    if not _starting:
-        return False
-    thread, failed = _starting.pop()
-    thread.join()
-    if not failed:
-        return False
-    if _STARTUP_FAILED not in str(failed[0]):
-        raise failed[0]
-    stop_servers()
-    return True
+    timeout_s = get_current_settings().server.ephemeral.startup_timeout_seconds
+    return not early_server.await_ready(float(timeout_s))
 
 
 def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
@@ -309,7 +272,7 @@ def run_flow(flow: Callable[..., Any], **parameters: Any) -> Any:
             try:
                 return flow(**parameters, return_state=True)
             except RuntimeError as exc:
-                if _STARTUP_FAILED not in str(exc):
+                if STARTUP_FAILED not in str(exc):
                     raise
                 stop_servers()
                 if attempt == 2:
@@ -332,15 +295,16 @@ def drain_logs() -> None:
 
 
 def stop_servers() -> None:
-    """-> every ephemeral Prefect server this process started, stopped.
+    """-> every short-lived Prefect server this process started, stopped: omoide's early one and Prefect's own.
 
     A server that timed out is still starting: left alone it would outlive the command, and
-    the next start would leave it orphaned. Prefect keeps them per port in `_instances`.
+    the next start would leave it orphaned. Prefect keeps its own per port in `_instances`.
     """
-    from prefect.server.api.server import SubprocessASGIServer
-
-    for server in list(SubprocessASGIServer._instances.values()):
-        server.stop()
+    early_server.stop()
+    prefect_server = sys.modules.get("prefect.server.api.server")  # none started if not imported
+    if prefect_server is not None:
+        for server in list(prefect_server.SubprocessASGIServer._instances.values()):
+            server.stop()
 
 
 def quiesce(timeout_s: float = 30.0) -> None:
