@@ -43,7 +43,9 @@ class EarlyServer:
     @property
     def url(self) -> str:
         """-> its API URL."""
-        return f"http://127.0.0.1:{self.port}/api"
+        from omoide.cli.runtime import api_url  # runtime imports this module
+
+        return api_url(self.port)
 
 
 _servers: list[EarlyServer] = []  # at most one: started, not yet stopped
