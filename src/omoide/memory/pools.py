@@ -19,9 +19,9 @@ from typing import TypeVar
 
 import lancedb
 import numpy as np
-from lancedb.query import MatchQuery
 
 from omoide.memory.query_entities import entity_key
+from omoide.store.searches import matching, nearest
 
 T = TypeVar("T")
 
@@ -30,11 +30,8 @@ def vector_pool(
     table: lancedb.table.Table, vector: np.ndarray, where: str | None, n: int
 ) -> tuple[list[int], np.ndarray]:
     """Query vector -> row ids of the n nearest rows and their cosine similarity."""
-    query = table.search(vector, query_type="vector", vector_column_name="vector")
-    if where:
-        query = query.where(where, prefilter=True)
     # Row ids and scores only: the rows themselves are read once, for the fused candidates.
-    found = query.select(["_distance"]).with_row_id(True).limit(n).to_arrow()
+    found = nearest(table, vector, where, n)
     # Unit vectors: squared L2 distance = 2 - 2·cosine.
     return found["_rowid"].to_pylist(), 1.0 - found["_distance"].to_numpy() / 2.0
 
@@ -88,11 +85,7 @@ def text_pool(
     table: lancedb.table.Table, text: str, where: str | None, n: int
 ) -> tuple[list[int], np.ndarray]:
     """Query text -> row ids of the n best BM25 rows and their scores; the text is never parsed."""
-    # MatchQuery tokenizes the text like the index does: quotes, colons, AND/OR are just words.
-    query = table.search(MatchQuery(text, "content"), query_type="fts")
-    if where:
-        query = query.where(where, prefilter=True)
-    found = query.select(["_score"]).with_row_id(True).limit(n).to_arrow()
+    found = matching(table, text, where, n)
     return found["_rowid"].to_pylist(), found["_score"].to_numpy()
 
 
