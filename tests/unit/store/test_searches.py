@@ -59,9 +59,10 @@ def test_the_vector_search_finds_what_the_public_api_finds(indexed, where, monke
             _public(m)
             public = searches.nearest(table, vector, where, 50)
         assert fast.num_rows > 0
-        assert fast.select(["_distance", "_rowid"]).to_pylist() == public.select(
-            ["_distance", "_rowid"]
-        ).to_pylist()
+        assert (
+            fast.select(["_distance", "_rowid"]).to_pylist()
+            == public.select(["_distance", "_rowid"]).to_pylist()
+        )
 
 
 @pytest.mark.parametrize("where", WHERES)
@@ -73,6 +74,7 @@ def test_the_text_search_finds_what_the_public_api_finds(indexed, where, monkeyp
             _public(m)
             public = searches.matching(table, text, where, 50)
         assert fast.num_rows > 0
-        assert fast.select(["_score", "_rowid"]).to_pylist() == public.select(
-            ["_score", "_rowid"]
-        ).to_pylist()
+        assert (
+            fast.select(["_score", "_rowid"]).to_pylist()
+            == public.select(["_score", "_rowid"]).to_pylist()
+        )
