@@ -5,9 +5,11 @@ score, with and without a prefilter, through a vector index and a full-text inde
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from omoide.store import memories, searches
@@ -39,9 +41,16 @@ def indexed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     return table, emb
 
 
-def _public(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Monkeypatch -> searches go through LanceDB's public synchronous API."""
-    monkeypatch.setattr(searches, "async_table", lambda table: None)
+def _both_ways(search: Callable[[], pa.Table], score: str) -> None:
+    """A search -> nothing, or AssertionError unless it finds rows, the same (score, row id) both ways."""
+    fast = search()
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(searches, "async_table", lambda table: None)  # LanceDB's public sync API
+        public = search()
+    assert fast.num_rows > 0
+    assert (
+        fast.select([score, "_rowid"]).to_pylist() == public.select([score, "_rowid"]).to_pylist()
+    )
 
 
 def test_a_memories_table_is_searched_on_the_table_it_wraps(indexed):
@@ -50,31 +59,15 @@ def test_a_memories_table_is_searched_on_the_table_it_wraps(indexed):
 
 
 @pytest.mark.parametrize("where", WHERES)
-def test_the_vector_search_finds_what_the_public_api_finds(indexed, where, monkeypatch):
+def test_the_vector_search_finds_what_the_public_api_finds(indexed, where):
     table, emb = indexed
     for words in ("kyoto ryokan", "bread water dough", "anna tuesday meeting"):
         vector = emb.embed([words], query=True)[0]
-        fast = searches.nearest(table, vector, where, 50)
-        with monkeypatch.context() as m:
-            _public(m)
-            public = searches.nearest(table, vector, where, 50)
-        assert fast.num_rows > 0
-        assert (
-            fast.select(["_distance", "_rowid"]).to_pylist()
-            == public.select(["_distance", "_rowid"]).to_pylist()
-        )
+        _both_ways(lambda: searches.nearest(table, vector, where, 50), "_distance")  # noqa: B023
 
 
 @pytest.mark.parametrize("where", WHERES)
-def test_the_text_search_finds_what_the_public_api_finds(indexed, where, monkeypatch):
+def test_the_text_search_finds_what_the_public_api_finds(indexed, where):
     table, _ = indexed
     for text in ("kyoto ryokan", 'bread "water" AND dough:', "piano OR lesson (budget)"):
-        fast = searches.matching(table, text, where, 50)
-        with monkeypatch.context() as m:
-            _public(m)
-            public = searches.matching(table, text, where, 50)
-        assert fast.num_rows > 0
-        assert (
-            fast.select(["_score", "_rowid"]).to_pylist()
-            == public.select(["_score", "_rowid"]).to_pylist()
-        )
+        _both_ways(lambda: searches.matching(table, text, where, 50), "_score")  # noqa: B023
