@@ -99,9 +99,9 @@ def api_url(port: int) -> str:
 def is_healthy(url: str, timeout_s: float = 2.0) -> bool:
     """A Prefect API URL -> whether its GET /health answers true."""
     # The standard library's client, not httpx: an httpx client loads a TLS context with the
-    # CA bundle each time (~50 ms of CPU), and a command polls its starting server every 0.1 s
-    # beside that server's own start (4.7 s of CPU in a 10-day backfill). http.client never
-    # consults a proxy, so a loopback request stays on this machine.
+    # CA bundle each time (35 ms of CPU, against 0.14 ms), and a command polls its starting
+    # server every 0.1 s beside that server's own start. http.client never consults a proxy,
+    # so a loopback request stays on this machine.
     from http.client import HTTPConnection, HTTPException, HTTPSConnection
 
     parts = urlsplit(url)

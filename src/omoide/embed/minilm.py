@@ -41,7 +41,7 @@ def _usable_cpus() -> int:
 
 
 @functools.cache
-def _session(path: str, threads: int, spinning: bool = True) -> ort.InferenceSession:
+def _session(path: str, threads: int, *, spinning: bool) -> ort.InferenceSession:
     """Model path + thread count + whether idle threads spin -> one shared onnxruntime session per process for each."""
     if not Path(path).is_file():
         raise OmoideError(
@@ -52,6 +52,8 @@ def _session(path: str, threads: int, spinning: bool = True) -> ort.InferenceSes
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # `spinning` has no default: functools.cache would hold `f(p, t)` and `f(p, t, spinning=True)`
+    # as two sessions of the same model.
     # Spinning threads pick up the next batch sooner, but after a question's single run they
     # burn a core for nothing: ~25 ms of CPU per recall at 100k memories for ~1 ms of wall
     # (docs/benchmarks.md, "Questions embedded without spinning threads").

@@ -11,9 +11,6 @@ searched through the public synchronous API, with the same results.
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
-from typing import Any
-
 import lancedb
 import numpy as np
 import pyarrow as pa
@@ -29,11 +26,6 @@ def async_table(table: lancedb.table.Table) -> AsyncTable | None:
     """Table -> the asynchronous table it wraps, or None when it wraps none."""
     inner = getattr(table, "_table", None)
     return inner if isinstance(inner, AsyncTable) else None
-
-
-def _run(search: Coroutine[Any, Any, pa.Table]) -> pa.Table:
-    """A search on an asynchronous table -> its rows, awaited on LanceDB's own event loop."""
-    return LOOP.run(search)
 
 
 async def _nearest(inner: AsyncTable, vector: np.ndarray, where: str | None, n: int) -> pa.Table:
@@ -56,7 +48,7 @@ def nearest(table: lancedb.table.Table, vector: np.ndarray, where: str | None, n
     """Table + query vector + prefilter + n -> `_distance` and `_rowid` of the n nearest rows."""
     inner = async_table(table)
     if inner is not None:
-        return _run(_nearest(inner, vector, where, n))
+        return LOOP.run(_nearest(inner, vector, where, n))  # LanceDB's own event loop
     query = table.search(vector, query_type="vector", vector_column_name=VECTOR)
     if where:
         query = query.where(where, prefilter=True)
@@ -67,7 +59,7 @@ def matching(table: lancedb.table.Table, text: str, where: str | None, n: int) -
     """Table + text (never parsed as query syntax) + prefilter + n -> `_score` and `_rowid` of the n best BM25 rows."""
     inner = async_table(table)
     if inner is not None:
-        return _run(_matching(inner, text, where, n))
+        return LOOP.run(_matching(inner, text, where, n))
     # MatchQuery tokenizes the text like the index does: quotes, colons, AND/OR are just words.
     query = table.search(MatchQuery(text, TEXT), query_type="fts")
     if where:
