@@ -3,6 +3,7 @@ and every failure is one line on stderr with the full detail in a log file."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -81,11 +82,29 @@ def test_two_runs_started_together_double_nothing(omoide_home: Path) -> None:
     assert ids and len(ids) == len(set(ids))
 
 
-def test_a_prefect_server_too_slow_to_start_is_one_line(omoide_home: Path) -> None:
+# Python imports `sitecustomize` from PYTHONPATH at start: this one holds back the start of
+# any Prefect API server child (omoide's early one and Prefect's own run the same app factory).
+_SLOW_SERVER = """import sys, time
+if "prefect.server.api.server:create_app" in sys.argv:
+    time.sleep(30)
+"""
+
+
+def test_a_prefect_server_too_slow_to_start_is_one_line(omoide_home: Path, tmp_path: Path) -> None:
     write_sample(omoide_home, days=1)
-    # A zero start-up budget fails as a loaded laptop did: the first start, twice.
+    slow = tmp_path / "slow-server"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(_SLOW_SERVER, encoding="utf-8")
+    # A server slower than the budget fails as on a loaded laptop: the early start, then
+    # Prefect's own. Without the slowed child, a server up before the flows imported (a quick
+    # machine) would count as started, whatever the budget.
     r = run_cli(
-        "run", "--day", DAY, home=omoide_home, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="0"
+        "run",
+        "--day",
+        DAY,
+        home=omoide_home,
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="0",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(slow), os.environ.get("PYTHONPATH")])),
     )
     assert r.returncode == 1 and "Traceback" not in r.stderr
     (line,) = r.stderr.strip().splitlines()
