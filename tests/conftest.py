@@ -41,6 +41,16 @@ def omoide_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.fixture(scope="session", autouse=True)
+def worker_prefect_server() -> Iterator[None]:
+    """The worker's shared Prefect server (tests.fakes.flow_env), if a command started it, stopped at the end."""
+    from tests.prefect_server import WORKER_SERVER
+
+    WORKER_SERVER.prefect_home = _PREFECT_HOME
+    yield
+    WORKER_SERVER.stop()
+
+
 @pytest.fixture(scope="session")
 def prefect_harness():
     """A real, temporary Prefect API for flow tests (started once per session)."""

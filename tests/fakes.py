@@ -171,11 +171,30 @@ def source_config(kind: str, path: Path | None = None, name: str | None = None) 
 
 
 CLI = [sys.executable, "-c", "from omoide.cli.app import main; main()"]
+# The commands that run flows: each would start a short-lived Prefect server of its own (~8 s of
+# CPU); a test's run them on its worker's long-lived one unless it names a Prefect home or API URL.
+FLOW_COMMANDS = {"run", "backfill", "reflect", "forget", "profile"}
+# `run_cli(..., **OWN_SERVER)`: the command starts its own short-lived server, as by hand.
+OWN_SERVER = {"PREFECT_API_URL": ""}
 
 
 def cli_env(home: Path, **extra: str) -> dict[str, str]:
     """OMOIDE_HOME (+ variables) -> the environment a user's shell would give the command."""
     return {**os.environ, "OMOIDE_HOME": str(home), **extra}
+
+
+def flow_env(args: Sequence[str], home: Path, **extra: str) -> dict[str, str]:
+    """Command line + OMOIDE_HOME (+ variables) -> its environment; a flow command on the worker's
+    shared Prefect server unless a Prefect home or API URL is named ("": its own server)."""
+    from tests.prefect_server import WORKER_SERVER
+
+    env = cli_env(home, **extra)
+    named = extra.keys() | ({"PREFECT_API_URL"} & os.environ.keys())
+    if extra.get("PREFECT_API_URL") == "":
+        env.pop("PREFECT_API_URL")
+    elif args and args[0] in FLOW_COMMANDS and not {"PREFECT_API_URL", "PREFECT_HOME"} & named:
+        env["PREFECT_API_URL"] = WORKER_SERVER.url()
+    return env
 
 
 def run_cli(
@@ -187,7 +206,7 @@ def run_cli(
         input=input,
         capture_output=True,
         text=True,
-        env=cli_env(home, **env),
+        env=flow_env(args, home, **env),
         timeout=timeout,
     )
 
@@ -197,7 +216,10 @@ def backfilled_sample(home: Path, days: int) -> Path:
     from omoide.sample import write_sample
 
     first, last = write_sample(home, days=days)
-    r = run_cli("backfill", "--start", str(first), "--end", str(last), home=home, timeout=600)
+    # On its own short-lived server, as a person's first `omoide backfill` runs.
+    r = run_cli(
+        "backfill", "--start", str(first), "--end", str(last), home=home, timeout=600, **OWN_SERVER
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     return home
 

@@ -1,7 +1,9 @@
 """Long-lived Prefect servers and workers for tests, as subprocesses on free loopback ports, always stopped.
 
 `prefect_api` (module-scoped, registered in conftest) is `prefect server start` as `omoide server`
-runs it (collection views offline), with its home in a temp dir; `background` runs any such command (`omoide server`, `prefect worker
+runs it (collection views offline), with its home in a temp dir; `WORKER_SERVER` is the same on
+the worker's Prefect home, shared by the flow commands `tests.fakes.run_cli` starts (started on
+first use, stopped with the session); `background` runs any such command (`omoide server`, `prefect worker
 start`) in its own process group, so teardown ends it and everything it started.
 `health_endpoint` is the one fake: a loopback server answering only GET /api/health, for the
 unit tests of server detection.
@@ -16,7 +18,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -96,11 +98,12 @@ def wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
 
 
 @contextmanager
-def prefect_server(prefect_home: Path) -> Iterator[str]:
-    """A Prefect home -> a `prefect server start` on a free loopback port using it -> its API URL; stopped on exit."""
+def prefect_server(prefect_home: Path, log: Path | None = None) -> Iterator[str]:
+    """A Prefect home (+ its log file) -> a `prefect server start` on a free loopback port using it
+    -> its API URL; stopped on exit."""
     port = free_port()
     env = clean_env(PREFECT_HOME=str(prefect_home), PREFECT_SERVER_UI_ENABLED="false")
-    log = prefect_home.parent / f"{prefect_home.name}-server.log"
+    log = log or prefect_home.parent / f"{prefect_home.name}-server.log"
     url = f"http://127.0.0.1:{port}/api"
     # omoide's own server command (collection views offline), without the UI: tests need the API.
     with background([*server_command(port), "--no-ui"], env, log) as process:
@@ -113,6 +116,36 @@ def prefect_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A long-lived local Prefect server with a temp home, shared by a module's tests -> its API URL."""
     with prefect_server(tmp_path_factory.mktemp("prefect-server")) as url:
         yield url
+
+
+class WorkerServer:
+    """The Prefect server a test worker's flow commands share (`tests.fakes.flow_env`), as a
+    user's `omoide server` is shared by their runs: started when the first command needs it."""
+
+    def __init__(self) -> None:
+        self.prefect_home: Path | None = None  # the worker's, set by conftest
+        self._stack: ExitStack | None = None
+        self._url = ""
+
+    def url(self) -> str:
+        """-> its API URL, the server started now if it is not running yet."""
+        if not self._url:
+            # On the Prefect home every `omoide` command of the worker uses, so the commands
+            # and the server keep one database, as with `omoide server`.
+            assert self.prefect_home is not None, "conftest sets the worker's Prefect home"
+            self._stack = ExitStack()
+            log = self.prefect_home / "server.log"
+            self._url = self._stack.enter_context(prefect_server(self.prefect_home, log))
+        return self._url
+
+    def stop(self) -> None:
+        """-> the server stopped, if it was started."""
+        if self._stack is not None:
+            self._stack.close()
+        self._stack, self._url = None, ""
+
+
+WORKER_SERVER = WorkerServer()
 
 
 @contextmanager

@@ -13,7 +13,7 @@ import lancedb
 import pytest
 
 from omoide.sample import write_sample
-from tests.fakes import CLI, cli_env, run_cli
+from tests.fakes import CLI, OWN_SERVER, cli_env, run_cli
 
 DAY = "2026-11-20"
 
@@ -105,6 +105,7 @@ def test_a_prefect_server_too_slow_to_start_is_one_line(omoide_home: Path, tmp_p
         home=omoide_home,
         PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="0",
         PYTHONPATH=os.pathsep.join(filter(None, [str(slow), os.environ.get("PYTHONPATH")])),
+        **OWN_SERVER,
     )
     assert r.returncode == 1 and "Traceback" not in r.stderr
     (line,) = r.stderr.strip().splitlines()

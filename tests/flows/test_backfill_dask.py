@@ -12,6 +12,7 @@ import pytest
 
 from omoide.sample import write_sample
 from tests.fakes import run_cli
+from tests.prefect_server import WORKER_SERVER
 
 # When a row was written differs between two runs; what was written must not.
 RUN_TIMES = ("recorded_at", "quarantined_at", "computed_at", "stated_at", "analyzed_at")
@@ -19,14 +20,15 @@ RUN_TIMES = ("recorded_at", "quarantined_at", "computed_at", "stated_at", "analy
 
 def _backfilled(home: Path, *options: str) -> dict:
     first, last = write_sample(home, days=2)
-    # Each run with a Prefect home of its own, as two homes have: no task cache shared.
-    prefect = home.parent / f"prefect-{len(options)}"
+    # Each run with results of its own, as two homes have: no task cache shared (the runs
+    # share the worker's Prefect server, which keeps no results).
+    storage = home.parent / f"prefect-storage-{len(options)}"
     r = run_cli(
         *("backfill", "--start", str(first), "--end", str(last), "--json", *options),
         home=home,
         timeout=900,
-        PREFECT_HOME=str(prefect),
-        PREFECT_LOCAL_STORAGE_PATH=str(prefect / "storage"),
+        PREFECT_API_URL=WORKER_SERVER.url(),
+        PREFECT_LOCAL_STORAGE_PATH=str(storage),
     )
     assert r.returncode == 0, r.stderr[-3000:]
     # Every figure of a day but the seconds its model took, which no two runs share.
