@@ -189,10 +189,14 @@ def flow_env(args: Sequence[str], home: Path, **extra: str) -> dict[str, str]:
     from tests.prefect_server import WORKER_SERVER
 
     env = cli_env(home, **extra)
-    named = extra.keys() | ({"PREFECT_API_URL"} & os.environ.keys())
-    if extra.get("PREFECT_API_URL") == "":
+    if env.get("PREFECT_API_URL") == "":
         env.pop("PREFECT_API_URL")
-    elif args and args[0] in FLOW_COMMANDS and not {"PREFECT_API_URL", "PREFECT_HOME"} & named:
+    elif (
+        args
+        and args[0] in FLOW_COMMANDS
+        and "PREFECT_API_URL" not in env
+        and "PREFECT_HOME" not in extra
+    ):
         env["PREFECT_API_URL"] = WORKER_SERVER.url()
     return env
 

@@ -12,7 +12,6 @@ import pytest
 
 from omoide.sample import write_sample
 from tests.fakes import run_cli
-from tests.prefect_server import WORKER_SERVER
 
 # When a row was written differs between two runs; what was written must not.
 RUN_TIMES = ("recorded_at", "quarantined_at", "computed_at", "stated_at", "analyzed_at")
@@ -27,7 +26,6 @@ def _backfilled(home: Path, *options: str) -> dict:
         *("backfill", "--start", str(first), "--end", str(last), "--json", *options),
         home=home,
         timeout=900,
-        PREFECT_API_URL=WORKER_SERVER.url(),
         PREFECT_LOCAL_STORAGE_PATH=str(storage),
     )
     assert r.returncode == 0, r.stderr[-3000:]
