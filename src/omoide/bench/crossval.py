@@ -14,6 +14,17 @@ The score is LoCoMo's recall_acc at 10 (`omoide.bench.locomo`), question-weighte
 Constants a conversation cannot move are not in the grid: BROWSED (LoCoMo has no browsing),
 SUPERSEDED (no replaced facts), OUT_OF_WINDOW (its questions name no time window the bench
 reads), STRENGTH_GAIN (no rehearsal while benchmarking), FORGETTING_FLOOR (off by default).
+LINE_OVERLAP is held at 0.5: below it a chat window folds into a result showing one of its
+three lines, which may be a neighbour and not the window's own message, so the fold would cite
+a message no result shows (a record does not say which of its lines is its own), and both
+benchmarks would count that citation as found.
+
+With a second corpus (`--longmemeval FILE`, LongMemEval's format, its homes cached as
+`omoide.bench.longmemeval` keeps them) every one-change setting is also scored there, and a
+change may be chosen only where it helps there too (`helps`: none of session recall_any@1,
+recall_all@5 and @10, turn recall@5 and @10 lower than the defaults', one of them higher). The
+folds and the in-sample figure choose among those changes alone, so the cross-validated figure
+is that of constants kept on both corpora.
 """
 
 from __future__ import annotations
@@ -54,7 +65,6 @@ GRID: dict[str, tuple[float, ...]] = {
     "POOL_MIN": (30, 50, 100),
     "FEEDBACK_DOCS": (0, 2, 4, 6),
     "FEEDBACK_WEIGHT": (0.5, 1.0, 1.5),
-    "LINE_OVERLAP": (0.3, 0.5, 0.7),
     "NEAR_DUPLICATE": (0.7, 0.8, 0.9),
 }
 _MODULES = {"LINE_OVERLAP": distinct_module, "NEAR_DUPLICATE": distinct_module}
@@ -66,6 +76,8 @@ _ARGUMENTS = {
 
 Setting = tuple[tuple[str, float], ...]  # the constants moved from their defaults, sorted
 Scores = dict[str, list[tuple[str, float]]]  # conversation -> (category, recall_acc) per question
+# the second corpus's recall figures a change must not lower (and raise one of)
+SECOND_FIGURES = ("any@1", "all@5", "all@10", "turn@5", "turn@10")
 
 
 def defaults(decay_lambda: float) -> dict[str, float]:
@@ -145,14 +157,17 @@ def _by_category(rows: Sequence[tuple[str, float]]) -> dict[str, float]:
 
 
 def best_values(
-    grid_scores: Mapping[Setting, Scores], convs: Sequence[str], base: Mapping[str, float]
+    grid_scores: Mapping[Setting, Scores],
+    convs: Sequence[str],
+    base: Mapping[str, float],
+    allowed: Callable[[Setting], bool] = lambda _: True,
 ) -> dict[str, float]:
-    """One-change scores + the conversations tuned on + defaults -> each constant's best value there (ties keep the default)."""
+    """One-change scores + the conversations tuned on + defaults (+ the changes allowed) -> each constant's best value there (ties keep the default)."""
     chosen = {}
     for name in GRID:
         best, best_score = base[name], _mean([x for c in convs for x in grid_scores[()][c]])
         for setting, scores in grid_scores.items():
-            if len(setting) == 1 and setting[0][0] == name:
+            if len(setting) == 1 and setting[0][0] == name and allowed(setting):
                 s = _mean([x for c in convs for x in scores[c]])
                 if s > best_score + 1e-9:
                     best, best_score = setting[0][1], s
@@ -169,21 +184,22 @@ def cross_validate(
     grid_scores: Mapping[Setting, Scores],
     base: Mapping[str, float],
     score: Callable[[Setting, str], list[tuple[str, float]]],
+    allowed: Callable[[Setting], bool] = lambda _: True,
 ) -> dict[str, Any]:
-    """One-change scores + defaults + a scorer of (setting, conversation) -> held-out, in-sample and default figures, and each fold's choices."""
+    """One-change scores + defaults + a scorer of (setting, conversation) (+ the changes allowed) -> held-out, in-sample and default figures, and each fold's choices."""
     convs = sorted(grid_scores[()])
     held: list[tuple[str, float]] = []
     folds = []
     for out in convs:
         rest = [c for c in convs if c != out]
-        chosen = best_values(grid_scores, rest, base)
+        chosen = best_values(grid_scores, rest, base, allowed)
         setting = as_setting(chosen, base)
         got = score(setting, out)
         held += got
         folds.append(
             {"held_out": out, "moved": dict(setting), "recall_at_10": round(_mean(got), 1)}
         )
-    everywhere = best_values(grid_scores, convs, base)
+    everywhere = best_values(grid_scores, convs, base, allowed)
     in_setting = as_setting(everywhere, base)
     in_sample = [x for c in convs for x in score(in_setting, c)]
     default = [x for c in convs for x in grid_scores[()][c]]
@@ -203,12 +219,50 @@ def cross_validate(
             for name in GRID
         },
         "one_change": {
-            ",".join(f"{n}={v:g}" for n, v in s) or "defaults": round(
-                _mean([x for c in convs for x in sc[c]]), 2
-            )
+            setting_key(s): round(_mean([x for c in convs for x in sc[c]]), 2)
             for s, sc in grid_scores.items()
         },
     }
+
+
+def setting_key(setting: Setting) -> str:
+    """A setting -> its name in the JSON ("W_LEX=0.6", "defaults")."""
+    return ",".join(f"{n}={v:g}" for n, v in setting) or "defaults"
+
+
+def second_figures(result: Mapping[str, Any]) -> dict[str, float]:
+    """A `run_longmemeval` result -> the recall figures a change is judged by there, and the words at 5."""
+    out = {f"any@{k}": result["session_recall_any"][k] for k in ("1",)}
+    out |= {f"all@{k}": result["session_recall_all"][k] for k in ("5", "10")}
+    out |= {f"turn@{k}": result["turn_recall"][k] for k in ("5", "10")}
+    return {**out, "words@5": result["words"]["5"]}
+
+
+def helps(figures: Mapping[str, float], default: Mapping[str, float]) -> bool:
+    """A change's second-corpus figures + the defaults' -> True when none is lower and one is higher."""
+    diffs = [figures[n] - default[n] for n in SECOND_FIGURES]
+    return min(diffs) > -1e-9 and max(diffs) > 1e-9
+
+
+def score_second(
+    data: Path,
+    settings: Sequence[Setting],
+    emb: Embedder,
+    decay_lambda: float,
+    cache_dir: Path | None,
+) -> dict[Setting, dict[str, float]]:
+    """LongMemEval JSON file + settings -> each setting's figures there (homes built once, then cached)."""
+    from omoide.bench.longmemeval import run_longmemeval
+
+    out = {}
+    for setting in settings:
+        with applied(setting, decay_lambda) as kw:
+            weights = {n: kw[n] for n in ("w_lex", "w_sem", "w_time")}
+            got = run_longmemeval(
+                data, emb, cache_dir, decay_lambda=kw["decay_lambda"], weights=weights
+            )
+        out[setting] = second_figures(got)
+    return out
 
 
 def run_crossval(
@@ -216,13 +270,24 @@ def run_crossval(
     embedder: Embedder | None = None,
     decay_lambda: float = 0.05,
     limit: int | None = None,
+    longmemeval: Path | None = None,
+    cache_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """LoCoMo JSON file -> cross-validated recall@10 of recall's constants (see the module docstring)."""
+    """LoCoMo JSON file (+ a LongMemEval one as the second corpus) -> cross-validated recall@10 of recall's constants (see the module docstring)."""
     from omoide.embed.minilm import MiniLMEmbedder
 
     emb = embedder or MiniLMEmbedder()
     samples = json.loads(data.read_text(encoding="utf-8"))[:limit]
     base = defaults(decay_lambda)
+    settings = one_change_settings(base)
+    second = (
+        score_second(longmemeval, settings, emb, decay_lambda, cache_dir) if longmemeval else {}
+    )
+
+    def allowed(setting: Setting) -> bool:
+        """A one-constant change -> whether the second corpus (if any) lets it be chosen."""
+        return not second or helps(second[setting], second[()])
+
     with tempfile.TemporaryDirectory(prefix="omoide-crossval-") as tmp:
         built = {}
         for sample in samples:
@@ -239,10 +304,13 @@ def run_crossval(
             with applied(setting, decay_lambda) as kwargs:
                 return score_conversation(table, conv, chat_path, now, emb, kwargs)
 
-        grid_scores = {s: {c: score(s, c) for c in built} for s in one_change_settings(base)}
-        result = cross_validate(grid_scores, base, score)
+        grid_scores = {s: {c: score(s, c) for c in built} for s in settings}
+        result = cross_validate(grid_scores, base, score, allowed)
     return {
         **result,
+        "longmemeval": {
+            setting_key(s): {**f, "helps": helps(f, second[()])} for s, f in second.items()
+        },
         "k": K,
         "questions": sum(len(v) for v in grid_scores[()].values()),
         "embed_model": emb.model,

@@ -40,7 +40,7 @@ import json
 import re
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -278,8 +278,9 @@ def run_longmemeval(
     cache_dir: Path | None = None,
     limit: int | None = None,
     decay_lambda: float = 0.05,
+    weights: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
-    """LongMemEval JSON file -> omoide's and BM25's session and turn recall (percent), words, per type."""
+    """LongMemEval JSON file (+ recall's w_lex/w_sem/w_time) -> omoide's and BM25's session and turn recall (percent), words, per type."""
     from omoide.embed.minilm import MiniLMEmbedder
 
     began = time.perf_counter()
@@ -297,7 +298,16 @@ def run_longmemeval(
             built.append(took)
         chat_path = str((home / "chat.jsonl").resolve())
         started = time.perf_counter()
-        got = recall(memories, emb, q.text, q.now, k=K, decay_lambda=decay_lambda, rehearse=False)
+        got = recall(
+            memories,
+            emb,
+            q.text,
+            q.now,
+            k=K,
+            decay_lambda=decay_lambda,
+            rehearse=False,
+            **(weights or {}),
+        )
         asked += time.perf_counter() - started
         found = [covered(r.source_refs, chat_path, q.conv.dia_ids) for r in got]
         ours.append(scored(found, [len(r.content.split()) for r in got], q, SESSION_KS))

@@ -148,13 +148,34 @@ def bench_crossval(
     limit: Annotated[
         int | None, typer.Option(min=2, help="Only the first N conversations.")
     ] = None,
+    longmemeval: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="LongMemEval JSON: a change is chosen only where it helps there too.",
+        ),
+    ] = None,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Where LongMemEval's built homes are kept (default: ~/.cache/omoide-bench/longmemeval).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Recall's constants left-one-conversation-out on LoCoMo: recall@10 as tuned, in sample and held out."""
+    """Recall's constants left-one-conversation-out on LoCoMo (and judged on LongMemEval): recall@10 as tuned, in sample and held out."""
     from omoide.bench.crossval import run_crossval
     from omoide.core.settings import get_settings
 
-    result = run_crossval(data, decay_lambda=get_settings().recall.decay_lambda, limit=limit)
+    result = run_crossval(
+        data,
+        decay_lambda=get_settings().recall.decay_lambda,
+        limit=limit,
+        longmemeval=longmemeval,
+        cache_dir=cache_dir,
+    )
     if as_json:
         print(json.dumps(result))
         return
@@ -168,6 +189,9 @@ def bench_crossval(
             f"{name}: default {c['default']:g}, kept by {c['folds_keeping_default']} of "
             f"{len(result['folds'])} folds; chosen {', '.join(f'{v:g}' for v in c['values_chosen'])}"
         )
+    for key, f in result["longmemeval"].items():
+        figures = ", ".join(f"{n} {v:g}" for n, v in f.items() if n != "helps")
+        out.print(f"LongMemEval {key}: {figures}{' (helps)' if f['helps'] else ''}")
 
 
 @bench_app.command("retrieval")

@@ -8,10 +8,12 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from omoide.bench.crossval import GRID, applied, cross_validate, defaults
+from omoide.bench import longmemeval
+from omoide.bench.crossval import GRID, applied, cross_validate, defaults, helps
 from omoide.cli.bench import bench_app
 from omoide.memory import distinct as distinct_module
 from omoide.memory import recall as recall_module
+from tests.unit.bench.test_longmemeval import DATA as LONGMEMEVAL
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "locomo_tiny.json"
 
@@ -48,6 +50,32 @@ def test_each_fold_is_scored_with_what_the_other_conversations_chose() -> None:
     assert got["in_sample_moved"] == {}  # pooled: 0.6 vs 0.633, the default stays
 
 
+def test_a_change_the_second_corpus_rejects_is_never_chosen() -> None:
+    base = defaults(0.05)
+    change = (("FEEDBACK_DOCS", 0.0),)
+    grid = {
+        (): {"a": [("x", 0.5)], "b": [("x", 0.5)]},
+        change: {"a": [("x", 0.9)], "b": [("x", 0.9)]},  # LoCoMo alone would take it everywhere
+    }
+
+    def score(setting, conv):
+        return grid[setting][conv] if setting in grid else grid[()][conv]
+
+    free = cross_validate(grid, base, score)
+    vetoed = cross_validate(grid, base, score, allowed=lambda s: s != change)
+    assert all(f["moved"] == {"FEEDBACK_DOCS": 0.0} for f in free["folds"])
+    assert all(f["moved"] == {} for f in vetoed["folds"]) and vetoed["in_sample_moved"] == {}
+    assert vetoed["cross_validated"]["overall"] == 50.0
+
+
+def test_a_change_helps_the_second_corpus_when_nothing_drops_and_something_rises() -> None:
+    default = {"any@1": 95.0, "all@5": 65.0, "all@10": 87.5, "turn@5": 74.3, "turn@10": 84.5}
+    assert helps({**default, "all@10": 90.0}, default)
+    assert not helps(default, default)  # no figure rises: the default stays
+    assert not helps({**default, "all@5": 70.0, "any@1": 92.5}, default)  # one drops
+    assert helps({**default, "turn@5": 80.0, "words@5": 2000.0}, {**default, "words@5": 1.0})
+
+
 def test_bench_crossval_on_two_real_conversations(tmp_path: Path) -> None:
     one = json.loads(FIXTURE.read_text(encoding="utf-8"))[0]
     other = copy.deepcopy(one)
@@ -63,3 +91,33 @@ def test_bench_crossval_on_two_real_conversations(tmp_path: Path) -> None:
     assert len(got["one_change"]) == 1 + sum(len(v) - 1 for v in GRID.values())
     for figure in ("default", "cross_validated", "in_sample"):
         assert 0.0 <= got[figure]["overall"] <= 100.0
+
+
+def test_bench_crossval_judges_each_change_on_longmemeval_too(tmp_path: Path, monkeypatch) -> None:
+    one = json.loads(FIXTURE.read_text(encoding="utf-8"))[0]
+    other = copy.deepcopy(one)
+    other["sample_id"] = "tiny-2"
+    data, lme = tmp_path / "two.json", tmp_path / "lme.json"
+    data.write_text(json.dumps([one, other]), encoding="utf-8")
+    lme.write_text(json.dumps(LONGMEMEVAL), encoding="utf-8")
+    weights = []
+    real = longmemeval.recall
+
+    def spy(*args, **kwargs):
+        weights.append(kwargs["w_lex"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(longmemeval, "recall", spy)
+    args = ["crossval", "--data", str(data), "--longmemeval", str(lme)]
+    r = CliRunner().invoke(bench_app, [*args, "--cache-dir", str(tmp_path / "cache"), "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)
+    assert set(got["longmemeval"]) == set(got["one_change"])
+    for figures in got["longmemeval"].values():
+        assert set(figures) == {"any@1", "all@5", "all@10", "turn@5", "turn@10", "words@5", "helps"}
+    assert got["longmemeval"]["defaults"]["helps"] is False
+    assert set(weights) == set(GRID["W_LEX"])  # each W_LEX of the grid reached recall
+    moved = [f["moved"] for f in got["folds"]] + [got["in_sample_moved"]]
+    for setting in moved:  # whatever a fold chose, LongMemEval let it
+        for name, value in setting.items():
+            assert got["longmemeval"][f"{name}={value:g}"]["helps"]
