@@ -2,7 +2,7 @@
 
 Both retrievers run inside LanceDB on the same structured prefilter (ts range, kinds,
 entities): a BM25 full-text search on `content` and a vector search, each for a pool of
-max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
+max(100, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
 
     bm25       = bm25 / max(bm25 in pool)                      (0 when not in the text pool)
     entity     = ln(N/df)/ln(N) of the rarest tag the question names (query_entities)
@@ -10,7 +10,7 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
     semantic   = (cos − min cos) / (max cos − min cos) in pool (0 when not in the vector pool)
     relevance  = W_LEX · lexical + W_SEM · semantic             (W_LEX 0.7, W_SEM 0.3)
     decay      = 1 / (1 + λ · days between ts and now)          (λ default 0.05; 0 = no decay)
-    recency    = (1 − W_TIME) + W_TIME · decay                  (W_TIME 0.3)
+    recency    = (1 − W_TIME) + W_TIME · decay                  (W_TIME 0.15)
     importance = 0.5 + 0.5 · importance
     confidence = 0.5 + 0.5 · confidence
     strength   = 1 + STRENGTH_GAIN · ln(1 + recall_count)       (rehearsal, mild)
@@ -24,7 +24,7 @@ max(50, 5·k) candidates. Their scores are fused by weighted sum, not by rank:
 
 Two passes (pseudo-relevance feedback, Rocchio's centroid): the first ranks as above; the
 second moves the question's vector to q + FEEDBACK_WEIGHT · mean(vectors of the first
-pass's top FEEDBACK_DOCS), unit length (1.0 and 4), searches the vector pools again with it
+pass's top FEEDBACK_DOCS), unit length (1.0 and 6), searches the vector pools again with it
 and ranks anew (the lexical pool is the question's words in both), keeping the first pass's
 first result first. A question joining two records ("what does Melanie do to destress":
 pottery in May, running in July) finds the first by its words; the record worded like it but
@@ -109,9 +109,11 @@ from omoide.store.validity_table import Validity, current_of
 
 log = logging.getLogger(__name__)
 
+# Each value, and the LoCoMo and LongMemEval figures behind it: docs/memory-and-recall.md,
+# "Recall's constants" (`omoide bench crossval --longmemeval` measures them again).
 W_LEX = 0.7
 W_SEM = 0.3
-W_TIME = 0.3
+W_TIME = 0.15
 OUT_OF_WINDOW = 0.5
 STRENGTH_GAIN = 0.05
 FORGETTING_FLOOR = 0.8
@@ -119,9 +121,9 @@ BROWSED = 0.8
 INFERRED = 0.7
 SUPERSEDED = 0.5
 MIN_CREDIT = 0.3
-POOL_MIN = 50
+POOL_MIN = 100
 POOL_PER_K = 5
-FEEDBACK_DOCS = 4
+FEEDBACK_DOCS = 6
 FEEDBACK_WEIGHT = 1.0
 COLUMNS = [
     "memory_id",
