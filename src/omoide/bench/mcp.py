@@ -5,7 +5,9 @@ real bundled model: the rows are the recall benchmark's synthetic memories (ids,
 three years, kinds, importance), their texts drawn from a pool of POOL distinct ones, so the
 model embeds each text once and a table is mostly LanceDB writes and index building. The
 homes are built once into a cache folder (`--cache-dir`, default ~/.cache/omoide-bench) and
-reused while their key (build format, size, text pool, model) matches. Then `omoide mcp` is
+reused while their key (build format, size, text pool, model) matches. Each home also gets the
+fact validities a person's home holds for three years (1.6 W facts a day compared, two of
+three replaced by a later one, as on the sample), since every recall reads them. Then `omoide mcp` is
 started as an agent starts it (a subprocess on stdio, the official SDK's client), warmed with
 a few questions, and each question's `recall` tool call is timed at the client, round trip
 included. The baseline, measured in the same run on the same table: `recall_asked` called
@@ -32,7 +34,11 @@ from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.recall import COLUMNS, Asked, recall_asked
 from omoide.memory.row_store import RowStore
+from omoide.store.connect import connect_db
 from omoide.store.memories import INDEX_VERSION, open_memories, optimize, upsert_memories
+from omoide.store.memories import TABLE as MEMORIES
+from omoide.store.validity_table import TABLE as VALIDITY
+from omoide.store.validity_table import Validity, load_validity, open_validity, save_validity
 
 POOL = 2000
 K = 10
@@ -44,6 +50,10 @@ TARGETS = {"p50_ms_at_100000": 25, "p50_ms_at_1000000": 100}
 # frames nor LanceDB's merge hold the whole table at once.
 BUILD_CHUNK = 100_000
 BUILD_FORMAT = 2  # bump when build_home writes different rows; cached homes are then rebuilt
+# Fact validities a home holds: a year of the sample has 572 W facts (1.6 a day), and of the 33
+# of its first 21 days, 20 had been replaced by a later one; the bench memories span three years.
+VALIDITIES = round(1.6 * 3 * 365)
+CHAIN = 3  # facts about one thing in a row: each replaced by the next, the last standing
 _KEY = "bench-key.json"
 _OMOIDE = "from omoide.cli.app import main; main()"
 
@@ -88,6 +98,37 @@ def build_home(home: Path, size: int, embedder: Embedder) -> None:
     optimize(table, cleanup_older_than=timedelta(0), delete_unverified=True)
 
 
+def add_validities(home: Path, count: int = VALIDITIES) -> None:
+    """A built bench home -> its `fact_validity` table holding `count` W facts' validities, in chains of CHAIN (kept if there)."""
+    db_dir = home / "lancedb"
+    db = connect_db(db_dir)
+    if VALIDITY in db.list_tables().tables:
+        return
+    facts = (
+        db.open_table(MEMORIES)
+        .search()
+        .where("kind = 'W'")
+        .select(["memory_id", "ts"])
+        .limit(count)
+        .to_pandas()
+        .sort_values("ts")
+    )
+    ids, times = facts["memory_id"].tolist(), facts["ts"].tolist()
+    found = {}
+    for i, (memory_id, ts) in enumerate(zip(ids, times, strict=True)):
+        later = i + 1 < len(ids) and (i + 1) % CHAIN != 0
+        found[memory_id] = Validity(
+            memory_id=memory_id,
+            entity=f"bench-{i // CHAIN}",
+            attribute="home",
+            valid_from=ts.to_pydatetime(),
+            valid_to=times[i + 1].to_pydatetime() if later else None,
+            superseded_by=ids[i + 1] if later else None,
+            method="rule",
+        )
+    save_validity(open_validity(db_dir), found)
+
+
 def cached_home(cache: Path, size: int, embedder: Embedder) -> tuple[Path, float | None]:
     """Cache folder + size + embedder -> a built home of that size and the seconds its build took (None: reused)."""
     home = cache / f"mcp-n{size}"
@@ -99,10 +140,12 @@ def cached_home(cache: Path, size: int, embedder: Embedder) -> tuple[Path, float
         "index": INDEX_VERSION,
     }
     if (home / _KEY).exists() and json.loads((home / _KEY).read_text(encoding="utf-8")) == key:
+        add_validities(home)  # a home built before the bench gave homes validities
         return home, None
     shutil.rmtree(home, ignore_errors=True)  # stale or half-built: a build never resumes
     began = time.perf_counter()
     build_home(home, size, embedder)
+    add_validities(home)
     took = time.perf_counter() - began
     (home / _KEY).write_text(json.dumps(key), encoding="utf-8")
     return home, took
@@ -136,7 +179,10 @@ def _in_process(home: Path, embedder: Embedder, queries: Sequence[str], rounds: 
     store.load(table)
 
     def ask(q: str) -> None:
-        recall_asked(table, embedder, Asked(q, k=K), knobs, "UTC", NOW, rehearse=False, store=store)
+        validity = load_validity(home / "lancedb")  # as `omoide mcp` asks for each question
+        recall_asked(
+            table, embedder, Asked(q, k=K), knobs, "UTC", NOW, False, validity=validity, store=store
+        )
 
     store.wait(STORE_WAIT_S)
     for q in queries[:WARM]:

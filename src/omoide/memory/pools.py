@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import lancedb
 import numpy as np
+import pyarrow as pa
 
 from omoide.memory.query_entities import entity_key
 from omoide.store.searches import matching, nearest
@@ -34,6 +35,37 @@ def vector_pool(
     found = nearest(table, vector, where, n)
     # Unit vectors: squared L2 distance = 2 - 2·cosine.
     return found["_rowid"].to_pylist(), 1.0 - found["_distance"].to_numpy() / 2.0
+
+
+def passing(
+    rows: pa.Table,
+    since: datetime | None,
+    until: datetime | None,
+    kinds: Sequence[str] | None,
+    entities: Sequence[str] | None,
+    types: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Rows (ts, kind, memory_type, entities) + the filters -> which rows pass, as recall's SQL prefilter would."""
+    keep = np.ones(rows.num_rows, dtype=bool)
+    ts = rows["ts"].to_numpy()
+    if since is not None:
+        keep &= ts >= np.datetime64(since.astimezone(UTC).replace(tzinfo=None), "us")
+    if until is not None:
+        keep &= ts < np.datetime64(until.astimezone(UTC).replace(tzinfo=None), "us")
+    if kinds:
+        keep &= np.isin(rows["kind"].to_numpy(zero_copy_only=False), list(kinds))
+    if types:
+        keep &= np.isin(rows["memory_type"].to_numpy(zero_copy_only=False), list(types))
+    wanted = {entity_key(e) for e in entities or ()} - {""}
+    if wanted:
+        keep &= np.array(
+            [
+                bool({entity_key(e) for e in ents or ()} & wanted)
+                for ents in rows["entities"].to_pylist()
+            ],
+            dtype=bool,
+        )
+    return keep
 
 
 def tagged_pool(
@@ -54,25 +86,7 @@ def tagged_pool(
         .with_row_id()
         .to_arrow()
     )
-    keep = np.ones(rows.num_rows, dtype=bool)
-    ts = rows["ts"].to_numpy()
-    if since is not None:
-        keep &= ts >= np.datetime64(since.astimezone(UTC).replace(tzinfo=None), "us")
-    if until is not None:
-        keep &= ts < np.datetime64(until.astimezone(UTC).replace(tzinfo=None), "us")
-    if kinds:
-        keep &= np.isin(rows["kind"].to_numpy(zero_copy_only=False), list(kinds))
-    if types:
-        keep &= np.isin(rows["memory_type"].to_numpy(zero_copy_only=False), list(types))
-    wanted = {entity_key(e) for e in entities or ()} - {""}
-    if wanted:
-        keep &= np.array(
-            [
-                bool({entity_key(e) for e in ents or ()} & wanted)
-                for ents in rows["entities"].to_pylist()
-            ],
-            dtype=bool,
-        )
+    keep = passing(rows, since, until, kinds, entities, types)
     dim = len(vector)
     vectors = rows["vector"].combine_chunks().flatten().to_numpy().reshape(-1, dim)[keep]
     cosine = vectors @ np.asarray(vector, dtype=np.float32)  # unit vectors

@@ -91,7 +91,7 @@ from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
 from omoide.memory.distinct import distinct
-from omoide.memory.pools import lexical_while, semantic_scores
+from omoide.memory.pools import Filters, lexical_while, passing, semantic_scores
 from omoide.memory.query_entities import (
     SEP,
     entity_credits,
@@ -105,6 +105,8 @@ from omoide.memory.strength import strength as memory_strength
 from omoide.memory.strength import strength_factor
 from omoide.memory.time_words import time_window, without_time_words
 from omoide.store.memories import bump_recall, sql_list, sql_str, sql_ts
+from omoide.store.searches import vectors_of
+from omoide.store.table_version import pinned
 from omoide.store.validity_table import Validity, current_of
 
 log = logging.getLogger(__name__)
@@ -262,14 +264,19 @@ def _standing_ids(
     ids: Sequence[str],
     validity: Mapping[str, Validity],
     now: datetime,
-    where: str | None,
+    filters: Filters,
+    store: RowStore | None,
 ) -> list[int]:
-    """Candidate ids + validities -> row ids of the facts standing in place of replaced candidates (the filters kept)."""
+    """Candidate ids + validities (+ a row store) -> row ids of the facts standing in place of replaced candidates (the filters kept)."""
     wanted = {current_of(m, validity, now) for m in ids if _replaced(validity.get(m), now)}
     wanted -= set(ids)
     if not wanted:
         return []
+    held = store.having(table, sorted(wanted)) if store is not None else None
+    if held is not None:
+        return held["_rowid"].filter(pa.array(passing(held, *filters))).to_pylist()
     found = f"memory_id IN ({sql_list(sorted(wanted))})"
+    where = prefilter(*filters)
     query = table.search().where(f"{found} AND ({where})" if where else found)
     return query.select(["memory_id"]).with_row_id(True).to_arrow()["_rowid"].to_pylist()
 
@@ -338,15 +345,17 @@ def _ranked(
     credits: Mapping[str, float],
     how: _How,
     now: datetime,
-    where: str | None,
+    filters: Filters,
     validity: Mapping[str, Validity],
     store: RowStore | None,
     first: int | None = None,
     known: pa.Table | None = None,
 ) -> _Ranked:
-    """Scored row ids of both pools + entity credits + knobs (+ a row store, a row id to keep first, rows already read) -> the candidates ranked (see the module docstring)."""
+    """Scored row ids of both pools + entity credits + knobs + filters (+ a row store, a row id to keep first, rows already read) -> the candidates ranked (see the module docstring)."""
     rows, lex, sem = _candidates(table, lexical, semantic, store, known)
-    standing_now = _standing_ids(table, rows["memory_id"].to_pylist(), validity, now, where)
+    standing_now = _standing_ids(
+        table, rows["memory_id"].to_pylist(), validity, now, filters, store
+    )
     if standing_now:  # the facts that replaced candidates join them, so they can come first
         semantic = {**dict.fromkeys(standing_now, 0.0), **semantic}
         rows, lex, sem = _candidates(table, lexical, semantic, store, rows)
@@ -434,8 +443,7 @@ def _feedback_vector(table: lancedb.table.Table, vector: np.ndarray, ranked: _Ra
     """Table + query vector + a first ranking -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
     # Read apart: only these few of the ~200 candidates need their vector.
     top = ranked.rows["_rowid"].take(pa.array(ranked.order[:FEEDBACK_DOCS], pa.int64()))
-    read = table.take_row_ids(top.to_pylist()).select(["vector"]).to_arrow()["vector"]
-    vectors = read.combine_chunks().flatten().to_numpy().reshape(-1, len(vector))
+    vectors = vectors_of(table, top.to_pylist())
     moved = np.asarray(vector, dtype=np.float64) + FEEDBACK_WEIGHT * vectors.mean(axis=0)
     norm = np.linalg.norm(moved)
     return (moved / norm).astype(np.float32) if norm > 0 else vector
@@ -465,74 +473,86 @@ def recall(
     store: RowStore | None = None,
 ) -> list[Recalled]:
     """Query + filters (+ a time window to favour, the facts' validities, the timezone of dates in the text, a row store) -> up to k memories, best first (see the module docstring)."""
-    where = prefilter(since, until, kinds, entities, types)
-    inside = None
-    if window is not None:
-        start = max(window[0], since) if since else window[0]
-        end = min(window[1], until) if until else window[1]
-        inside = prefilter(start, end, kinds, entities, types) if start < end else None
-    n = max(POOL_MIN, POOL_PER_K * k)
-    wheres = [where] if inside is None else [where, inside]
-    index = entity_index(table)
-    credits = entity_credits(index, query_grams(query))
-    tagged = sorted(
-        {r for key, c in credits.items() if c >= MIN_CREDIT for r in index.rows.get(key, ())}
-    )
-    filters = (since, until, kinds, entities, types)
-
-    def embedded() -> tuple[np.ndarray, dict[int, float]]:
-        """() -> the question's vector and its vector pools."""
-        vector = embedder.embed([query or " "], query=True)[0]
-        return vector, semantic_scores(table, vector, wheres, tagged, n, filters)
-
-    lexical, (vector, semantic) = lexical_while(table, query, wheres, n, embedded)
-    if not lexical and not semantic:
-        return []
-    how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window, tz)
-    validity = validity or {}
-    ranked = _ranked(table, lexical, semantic, credits, how, now, where, validity, store)
-    if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
-        # Second pass: the question's vector moved toward what the first pass ranked best
-        # finds evidence worded like the answer rather than like the question.
-        moved = _feedback_vector(table, vector, ranked)
-        head = int(ranked.rows["_rowid"][ranked.order[0]].as_py())
-        semantic = semantic_scores(table, moved, wheres, tagged, n, filters)
-        semantic.setdefault(head, 0.0)
-        ranked = _ranked(
-            table, lexical, semantic, credits, how, now, where, validity, store, head, ranked.rows
+    # The stores ask the table's version before serving rows: once per recall, not per read.
+    with pinned(table):
+        where = prefilter(since, until, kinds, entities, types)
+        inside = None
+        if window is not None:
+            start = max(window[0], since) if since else window[0]
+            end = min(window[1], until) if until else window[1]
+            inside = prefilter(start, end, kinds, entities, types) if start < end else None
+        n = max(POOL_MIN, POOL_PER_K * k)
+        wheres = [where] if inside is None else [where, inside]
+        index = entity_index(table)
+        credits = entity_credits(index, query_grams(query))
+        tagged = sorted(
+            {r for key, c in credits.items() if c >= MIN_CREDIT for r in index.rows.get(key, ())}
         )
-    rows, order, parts = ranked.rows, ranked.order, ranked.parts
-    shown = distinct(
-        order,
-        rows["content"].to_pylist(),
-        rows["source"].to_pylist(),
-        [r or [] for r in rows["source_refs"].to_pylist()],
-        rows["day"].to_pylist(),
-        k,
-        token_budget,
-    )
-    chosen = [s.index for s in shown]
-    results = []
-    for i, row, pick in zip(
-        chosen,
-        rows.select(COLUMNS).take(pa.array(chosen, pa.int64())).to_pylist(),
-        shown,
-        strict=True,
-    ):
-        row.update(
-            ts=row["ts"].astimezone(UTC).isoformat(),
-            entities=row["entities"] or [],
-            content=pick.content,  # without the lines a result above shows already
-            source_refs=pick.refs,
-            **_validity_fields(validity.get(row["memory_id"]), now),
-        )
-        results.append(
-            Recalled(
-                **row,
-                score=ranked.score[i],
-                parts=ScoreParts(**{name: float(v[i]) for name, v in parts.items()}),
+        filters = (since, until, kinds, entities, types)
+
+        def embedded() -> tuple[np.ndarray, dict[int, float]]:
+            """() -> the question's vector and its vector pools."""
+            vector = embedder.embed([query or " "], query=True)[0]
+            return vector, semantic_scores(table, vector, wheres, tagged, n, filters)
+
+        lexical, (vector, semantic) = lexical_while(table, query, wheres, n, embedded)
+        if not lexical and not semantic:
+            return []
+        how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window, tz)
+        validity = validity or {}
+        ranked = _ranked(table, lexical, semantic, credits, how, now, filters, validity, store)
+        if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
+            # Second pass: the question's vector moved toward what the first pass ranked best
+            # finds evidence worded like the answer rather than like the question.
+            moved = _feedback_vector(table, vector, ranked)
+            head = int(ranked.rows["_rowid"][ranked.order[0]].as_py())
+            semantic = semantic_scores(table, moved, wheres, tagged, n, filters)
+            semantic.setdefault(head, 0.0)
+            ranked = _ranked(
+                table,
+                lexical,
+                semantic,
+                credits,
+                how,
+                now,
+                filters,
+                validity,
+                store,
+                head,
+                ranked.rows,
             )
+        rows, order, parts = ranked.rows, ranked.order, ranked.parts
+        shown = distinct(
+            order,
+            rows["content"].to_pylist(),
+            rows["source"].to_pylist(),
+            [r or [] for r in rows["source_refs"].to_pylist()],
+            rows["day"].to_pylist(),
+            k,
+            token_budget,
         )
+        chosen = [s.index for s in shown]
+        results = []
+        for i, row, pick in zip(
+            chosen,
+            rows.select(COLUMNS).take(pa.array(chosen, pa.int64())).to_pylist(),
+            shown,
+            strict=True,
+        ):
+            row.update(
+                ts=row["ts"].astimezone(UTC).isoformat(),
+                entities=row["entities"] or [],
+                content=pick.content,  # without the lines a result above shows already
+                source_refs=pick.refs,
+                **_validity_fields(validity.get(row["memory_id"]), now),
+            )
+            results.append(
+                Recalled(
+                    **row,
+                    score=ranked.score[i],
+                    parts=ScoreParts(**{name: float(v[i]) for name, v in parts.items()}),
+                )
+            )
     if rehearse and results:
         bump_recall(table, [r.memory_id for r in results], now)
     # Debug, not info: `omoide mcp` logs to the console through Rich, and a line per question

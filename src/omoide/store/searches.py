@@ -65,3 +65,20 @@ def matching(table: lancedb.table.Table, text: str, where: str | None, n: int) -
     if where:
         query = query.where(where, prefilter=True)
     return query.select(["_score"]).with_row_id(True).limit(n).to_arrow()
+
+
+async def _vectors(inner: AsyncTable, rowids: list[int]) -> pa.Table:
+    """Async table + row ids -> those rows' `vector` and `_rowid`."""
+    return await inner.take_row_ids(rowids).select([VECTOR]).with_row_id().to_arrow()
+
+
+def vectors_of(table: lancedb.table.Table, rowids: list[int]) -> np.ndarray:
+    """Table + row ids -> their vectors (n, dim), in the order asked."""
+    inner = async_table(table)
+    if inner is not None:
+        read = LOOP.run(_vectors(inner, rowids))  # one round trip, as the searches
+    else:
+        read = table.take_row_ids(rowids).select([VECTOR]).with_row_id().to_arrow()
+    at = {r: i for i, r in enumerate(read["_rowid"].to_pylist())}
+    vectors = read[VECTOR].combine_chunks().flatten().to_numpy().reshape(read.num_rows, -1)
+    return vectors[[at[r] for r in rowids]]

@@ -24,6 +24,12 @@ def test_built_homes_are_reused_until_their_key_changes(tmp_path: Path, monkeypa
     embedder = MiniLMEmbedder()
     home, took = mcp.cached_home(tmp_path, 200, embedder)
     assert took is not None and (home / "lancedb").is_dir()
+    # As a person's home, it holds facts replaced by later ones, which every recall reads.
+    validity = mcp.load_validity(home / "lancedb")
+    assert len(validity) > 3
+    replaced = [v for v in validity.values() if v.superseded_by]
+    assert len(replaced) == sum(1 for i in range(len(validity) - 1) if (i + 1) % mcp.CHAIN)
+    assert all(v.superseded_by in validity for v in replaced)
     assert mcp.cached_home(tmp_path, 200, embedder) == (home, None)
     monkeypatch.setattr(mcp, "BUILD_FORMAT", mcp.BUILD_FORMAT + 1)  # a stale key: built anew
     again, took = mcp.cached_home(tmp_path, 200, embedder)

@@ -9,7 +9,9 @@ import pytest
 
 from omoide.core.errors import OmoideError
 from omoide.core.settings import RecallSettings
-from omoide.memory.recall import Asked, recall, recall_asked
+from omoide.memory import recall as recall_module
+from omoide.memory.recall import COLUMNS, Asked, recall, recall_asked
+from omoide.memory.row_store import RowStore
 from omoide.store.validity_table import Validity
 from tests.fakes import FakeEmbedder, rows_at, stored_memories
 
@@ -86,3 +88,49 @@ def test_as_of_answers_with_what_was_written_and_believed_that_day(tmp_path: Pat
         validity=VALIDITY,
     )
     assert [r.memory_id for r in later][:2] == ["new", "old"]
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {},
+        {"kinds": ["W"]},
+        {"kinds": ["note", "B"]},  # the standing fact is kept out too
+        {"since": NEW_AT},
+        {"until": NEW_AT},  # only the replaced fact is inside
+        {"entities": ["mina"]},
+        {"entities": ["Peter"]},
+        {"types": ["direct"]},
+    ],
+)
+def test_a_long_lived_reader_finds_the_standing_fact_as_lancedb_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filters: dict
+) -> None:
+    # Small pools over more memories: the standing fact is not a candidate of its own.
+    monkeypatch.setattr(recall_module, "POOL_MIN", 3)
+    monkeypatch.setattr(recall_module, "POOL_PER_K", 1)
+    embedder = FakeEmbedder()
+    fillers = [rec(f"f{i}", f"team lunch number {i}", kind="note", ts=NEW_AT) for i in range(30)]
+    table = stored_memories(
+        tmp_path,
+        embedder,
+        NOW,
+        rec("old", "Mina lives in Hamburg", kind="W", ts=OLD_AT, entities=["Mina"]),
+        rec("new", "Mina moved to Berlin", kind="W", ts=NEW_AT, entities=["Mina"]),
+        *fillers,
+    )
+    store = RowStore(COLUMNS)
+    store.load(table)
+    store.wait(60)
+    served = []
+    having = store.having
+    monkeypatch.setattr(store, "having", lambda t, v: served.append(v) or having(t, v))
+    for query in ("Hamburg", "lives in Hamburg", "lunch"):
+        asked = dict(k=3, rehearse=False, validity=VALIDITY, **filters)
+        read = recall(table, embedder, query, NOW, **asked)
+        held = recall(table, embedder, query, NOW, store=store, **asked)
+        assert [r.to_json() for r in held] == [r.to_json() for r in read]
+    # Where the standing fact was no candidate of its own, it was looked up in memory, not in
+    # LanceDB (a filter to W facts or to Mina makes both facts candidates; others keep both out).
+    if filters in ({}, {"until": NEW_AT}, {"types": ["direct"]}):
+        assert served

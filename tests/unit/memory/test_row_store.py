@@ -149,3 +149,28 @@ def test_a_table_dropped_and_made_again_at_the_same_version_is_read_again(tmp_pa
     assert held is not None and set(held["memory_id"].to_pylist()) == {
         r["memory_id"] for r in again
     }
+
+
+def test_rows_are_found_by_memory_id_as_lancedb_finds_them(tmp_path: Path):
+    emb = FakeEmbedder()
+    table = stored_memories(tmp_path / "db", emb, NOW, *_rows(50))
+    store = RowStore(COLUMNS)
+    wanted = ["m049", "m007", "nowhere", "m000", "m007"]
+    assert store.having(table, wanted) is None  # not read yet: the caller asks LanceDB
+    store.wait(60)
+    held = store.having(table, wanted)
+    assert held is not None
+    rows = table.search().where("memory_id IN ('m000', 'm007', 'm049')").with_row_id(True)
+    expected = rows.select(COLUMNS).to_arrow().sort_by("_rowid")
+    assert (
+        held.select([*COLUMNS, "_rowid"]).to_pylist()
+        == expected.select([*COLUMNS, "_rowid"]).to_pylist()
+    )
+    assert store.having(table, []).num_rows == 0
+    # After a write, nothing until the new version is read.
+    writer = open_memories(tmp_path / "db", emb.model, emb.dim)
+    upsert_memories(writer, memory_rows(rec("m051", "a new memory")), emb, NOW)
+    table.checkout_latest()
+    assert store.having(table, ["m051"]) is None
+    store.wait(60)
+    assert store.having(table, ["m051"])["memory_id"].to_pylist() == ["m051"]

@@ -13,7 +13,14 @@ from omoide.core.settings import EmbedSettings, LLMSettings
 from omoide.embed import get_embedder
 from omoide.llm import cached_ollama
 from omoide.reflect.validity import PROMPT_VERSION, attribute_of, validities
-from omoide.store.validity_table import current_of, load_validity, open_validity, save_validity
+from omoide.store.connect import connect_db
+from omoide.store.validity_table import (
+    TABLE,
+    current_of,
+    load_validity,
+    open_validity,
+    save_validity,
+)
 from omoide.vault.retain_marks import block_id, carried_marks, write_marks
 from tests.fakes import FakeLLM
 from tests.ollama_server import CHAT_MODEL
@@ -216,6 +223,35 @@ def test_the_table_keeps_ids_and_times_and_writes_only_what_changed(tmp_path: Pa
     assert "content" not in table.schema.names
     # A forgotten fact's row goes with the next reflection.
     assert save_validity(table, {"a": found["a"]})["deleted"] == 1
+
+
+def test_a_long_lived_reader_reads_the_validities_again_only_after_a_write(
+    tmp_path: Path, embed
+) -> None:
+    found = validities(
+        facts(
+            embed,
+            ("a", "Mina lives in Hamburg.", ["Mina"], 0),
+            ("b", "Mina moved to Berlin.", ["Mina"], 1),
+        )
+    )
+    assert load_validity(tmp_path) == {}  # before the first reflection
+    table = open_validity(tmp_path)
+    assert load_validity(tmp_path) == {}  # made since: found, still empty
+    save_validity(table, found)
+    first = load_validity(tmp_path)
+    assert first == found
+    assert load_validity(tmp_path) is first  # nothing written: not read again
+    with pytest.raises(TypeError):
+        first["c"] = found["a"]  # type: ignore[index]  # shared by every question: read-only
+    save_validity(table, {"a": found["a"]})  # a later reflection, by another handle
+    assert load_validity(tmp_path) == {"a": found["a"]}
+    # The table made again (as a reindex does), its version counted from 1 again.
+    connect_db(tmp_path).drop_table(TABLE)
+    save_validity(open_validity(tmp_path), {"b": found["b"]})
+    assert load_validity(tmp_path) == {"b": found["b"]}
+    connect_db(tmp_path).drop_table(TABLE)
+    assert load_validity(tmp_path) == {}
 
 
 def test_the_vault_marks_a_replaced_line_and_a_rewrite_of_its_day_keeps_the_mark(

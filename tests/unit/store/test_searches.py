@@ -71,3 +71,16 @@ def test_the_text_search_finds_what_the_public_api_finds(indexed, where):
     table, _ = indexed
     for text in ("kyoto ryokan", 'bread "water" AND dough:', "piano OR lesson (budget)"):
         _both_ways(lambda: searches.matching(table, text, where, 50), "_score")  # noqa: B023
+
+
+def test_vectors_are_read_in_the_order_asked_as_the_public_api_reads_them(indexed):
+    table, emb = indexed
+    found = table.search().select(["content"]).with_row_id(True).limit(None).to_arrow()
+    rowids = found["_rowid"].to_pylist()[::-37][:6]
+    contents = {r["_rowid"]: r["content"] for r in found.to_pylist()}
+    fast = searches.vectors_of(table, rowids)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(searches, "async_table", lambda table: None)
+        public = searches.vectors_of(table, rowids)
+    assert fast.shape == (6, emb.dim) and (fast == public).all()
+    assert (fast == emb.embed([contents[r] for r in rowids])).all()
