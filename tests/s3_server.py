@@ -2,20 +2,45 @@
 
 from __future__ import annotations
 
+import functools
+import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import boto3
+from moto.s3.responses import S3Response
 from moto.server import ThreadedMotoServer
 
 BUCKET = "memory"
 
 
+@functools.cache
+def _atomic_puts() -> None:
+    """Make moto's PutObject one step, as S3's is.
+
+    moto checks a conditional PUT's precondition (If-None-Match: *, If-Match) and then
+    stores the object as two steps, and its server answers on many threads: two writers
+    committing the same LanceDB version can both pass the check, and one commit is lost
+    (seen as a lost append under load). S3 itself applies the condition atomically, which
+    is what LanceDB's commit relies on; one lock around the whole request gives that.
+    """
+    put: Callable[[S3Response], Any] = S3Response.put_object
+    lock = threading.Lock()
+
+    @functools.wraps(put)
+    def atomic(self: S3Response) -> Any:
+        with lock:
+            return put(self)
+
+    S3Response.put_object = atomic  # type: ignore[method-assign]
+
+
 @contextmanager
 def s3_server() -> Iterator[dict[str, str]]:
     """-> the AWS_* variables of a fresh S3 server on 127.0.0.1 holding one empty bucket, BUCKET."""
+    _atomic_puts()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, date, datetime
+from typing import Any
 
 import pandas as pd
+import pytest
+from moto.s3.models import S3Backend
 
 from omoide.core.location import Remote
 from omoide.ingest.sources.base import events_frame
@@ -34,7 +38,18 @@ def _events(ids: list[str]) -> pd.DataFrame:
     return events_frame(recs, datetime(2026, 11, 21, tzinfo=UTC))
 
 
-def test_three_writers_appending_to_one_table_lose_nothing(s3: dict[str, str]) -> None:
+def test_three_writers_appending_to_one_table_lose_nothing(
+    s3: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each stored object takes a moment, as on a busy machine: the writers' commits collide
+    # every time, not only when the scheduler happens to interleave them.
+    store = S3Backend.put_object
+
+    def slow_store(self: S3Backend, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.005)
+        return store(self, *args, **kwargs)
+
+    monkeypatch.setattr(S3Backend, "put_object", slow_store)
     db = connect_db(Remote(f"s3://{BUCKET}/me/lancedb"))
     db.create_table("t", data=[{"writer": -1, "n": -1}])
 
