@@ -28,27 +28,27 @@ import pyarrow as pa
 from omoide.store.table_version import VersionKey, version_key
 
 log = logging.getLogger(__name__)
+LOOKUP = "memory_id"  # `having` finds the fact that replaced another by it
 
 
 @dataclass(frozen=True)
 class _Held:
-    """One version's rows: sorted by row id, and the lookup column's values sorted with their positions."""
+    """One version's rows: sorted by row id, and their memory ids sorted with their positions."""
 
     rows: pa.Table
     ids: np.ndarray  # row ids, ascending
-    keys: np.ndarray  # the lookup column's values as bytes, ascending
-    at: np.ndarray  # each sorted value's row position
+    keys: np.ndarray  # memory ids as bytes, ascending
+    at: np.ndarray  # each sorted memory id's row position
 
 
 class RowStore:
-    """The given columns (+ `_rowid`) of one version of a table, held in memory once scanned.
+    """The given columns (+ `memory_id`, `_rowid`) of one version of a table, held in memory once scanned.
 
-    Rows are found by row id (`take`) or by a value of the lookup column (`having`).
+    Rows are found by row id (`take`) or by memory id (`having`).
     """
 
-    def __init__(self, columns: Sequence[str], lookup: str = "memory_id") -> None:
-        self._columns = list(dict.fromkeys([*columns, lookup]))
-        self._lookup = lookup
+    def __init__(self, columns: Sequence[str]) -> None:
+        self._columns = list(dict.fromkeys([*columns, LOOKUP]))
         self._lock = threading.Lock()
         self._key: VersionKey | None = None  # the version held (`version_key`)
         self._held_rows: _Held | None = None
@@ -80,7 +80,7 @@ class RowStore:
         return held.rows.take(pa.array(at, pa.int64()))
 
     def having(self, table: lancedb.table.Table, values: Sequence[str]) -> pa.Table | None:
-        """Table + values of the lookup column -> the held rows with one of them (in row order), or None while this version is not held."""
+        """Table + memory ids -> the held rows with one of them (in row order), or None while this version is not held."""
         held = self._held(table)
         if held is None:
             return None
@@ -119,7 +119,7 @@ class RowStore:
             return  # a write came between: which version was read is not known
         rows, ids = sorted_by_rowid(rows)
         # Sorted here, off the question's path: ~40 MB and a second at a million rows.
-        values = np.array(rows[self._lookup].cast(pa.binary()).to_pylist(), dtype=bytes)
+        values = np.array(rows[LOOKUP].cast(pa.binary()).to_pylist(), dtype=bytes)
         order = np.argsort(values, kind="stable")
         held = _Held(rows, ids, values[order], order)
         with self._lock:
