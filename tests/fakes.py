@@ -59,6 +59,9 @@ class FakeEmbedder:
         """Word -> its vector (through `aliases`)."""
         return _seeded(self.aliases.get(word, word), self.dim)
 
+    def load(self) -> None:
+        """() -> nothing to load."""
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> unit vectors, one row each."""
         self.calls.append(list(texts))

@@ -89,16 +89,18 @@ def _home_recall(settings: Settings, now: datetime) -> Recall:
     """Settings + now -> a recall over this home's memories (opened when first asked)."""
 
     def recall(text: str) -> Sequence[Recalled]:
-        from omoide.embed import get_embedder
-        from omoide.memory.recall import Asked, recall_asked
-        from omoide.store.memories import open_memories
-        from omoide.store.validity_table import load_validity
+        from omoide.embed import get_embedder, preload
 
         if not settings.lancedb_dir.exists():
             raise OmoideError(
                 f"no memories yet in {settings.lancedb_dir}: run `omoide run` or `omoide backfill` first"
             )
         embedder = get_embedder(settings.embed, settings.llm.host)
+        preload(embedder)  # while LanceDB is imported below
+        from omoide.memory.recall import Asked, recall_asked
+        from omoide.store.memories import open_memories
+        from omoide.store.validity_table import load_validity
+
         table = open_memories(settings.lancedb_dir, embedder.model, embedder.dim, create=False)
         asked = Asked(text, k=LOOKUP_K)
         validity = load_validity(settings.lancedb_dir)

@@ -39,8 +39,12 @@ HEAVY = ("prefect", "great_expectations", "pandas", "lancedb", "onnxruntime")
 _MARK = "omoide-bench-loaded:"
 # The console script's own body: what `omoide` runs, without depending on PATH.
 _OMOIDE = "from omoide.cli.app import main; main()"
+# It lists them after `main` returns, so the command must not end the process itself
+# (`omoide.cli.quick_exit`).
 _LOADED = (
     "import sys\n"
+    "import omoide.cli.quick_exit as q\n"
+    "q.end_if_armed = lambda code: None\n"
     "from omoide.cli.app import main\n"
     "try:\n    main()\n"
     "except SystemExit:\n    pass\n"

@@ -66,6 +66,10 @@ class _EmbedOnce:
         self.backend, self.model, self.dim = model.backend, model.model, model.dim
         self._seen: dict[str, np.ndarray] = {}
 
+    def load(self) -> None:
+        """() -> the model loaded."""
+        self._model.load()
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> the model's vectors, from memory for texts seen before."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._seen]

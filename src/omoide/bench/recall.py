@@ -81,6 +81,9 @@ class HashEmbedder:
         self._buckets = buckets
         self._proj = np.random.default_rng(seed).standard_normal((buckets, dim)).astype(np.float32)
 
+    def load(self) -> None:
+        """() -> nothing to load."""
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (n, dim) unit vectors: sum of each word's projection row."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

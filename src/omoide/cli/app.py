@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from omoide.cli import run
+from omoide.cli import quick_exit, run
 from omoide.cli.archive import export_command, import_command
 from omoide.cli.ask import ask_command
 from omoide.cli.bench import bench_app
@@ -52,6 +52,15 @@ err = Console(stderr=True)
 def main() -> None:
     """Console-script entry: run the app; domain errors become one line and exit code 1."""
     go_offline()
+    try:
+        _run()
+    except SystemExit as done:  # typer ends every command this way
+        quick_exit.end_if_armed(done.code)
+        raise
+
+
+def _run() -> None:
+    """() -> the app run; domain errors said in one line, exit code 1."""
     try:
         app()
     except OmoideError as exc:

@@ -9,6 +9,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from omoide.cli.quick_exit import arm
+
 if TYPE_CHECKING:
     from omoide.core.settings import Settings
     from omoide.llm.base import LLM
@@ -39,6 +41,7 @@ def ask_command(
     ] = False,
 ) -> None:
     """Answer a question about your own days: an overview, time spent, when, or a lookup; cited."""
+    arm()  # an ask writes nothing but its model's answer cache, committed before it prints
     found = None
     if not with_llm:  # the model's wording is asked from this process, never from the endpoint
         from omoide.cli.recall_route import answered

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from omoide.cli.quick_exit import arm
 from omoide.core.days import reference_time
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
@@ -94,6 +95,8 @@ def recall_command(
     """Recall memories: hybrid search × time decay × importance, with citations."""
     from omoide.cli.recall_route import answered
 
+    arm()  # its one write (the rehearsal) is committed before it prints
+
     params = {
         "query": query,
         "k": k,
@@ -142,14 +145,17 @@ def recall_items(
     as_of: str | None = None,
 ) -> list[dict[str, Any]]:
     """Settings + `omoide recall`'s parameters -> what `--json` prints (the memories, or a memory's neighbours)."""
-    from omoide.embed import get_embedder
-    from omoide.memory.recall import Asked, recall_asked
-    from omoide.store.validity_table import load_validity
+    from omoide.embed import get_embedder, preload
 
     if as_of is not None and now_at is not None:
         raise OmoideError("give --as-of or --now, not both: --as-of sets the reference time")
     now = reference_time(now_at, settings.timezone)
     embedder = get_embedder(settings.embed, settings.llm.host)
+    if around is None:
+        preload(embedder)  # while LanceDB is imported below
+    from omoide.memory.recall import Asked, recall_asked
+    from omoide.store.validity_table import load_validity
+
     table = memories_table(settings, embedder)
     if around is not None:
         from omoide.memory.associate import around as neighbours

@@ -108,7 +108,7 @@ class _Stopper:
             with contextlib.suppress(Exception):
                 _bounded(self.drain, DRAIN_S)
         stop_children(CHILD_GRACE_S)
-        _flush_logs()
+        flush_logs()
         os._exit(128 + signum if self.code is None else self.code)
 
 
@@ -137,7 +137,7 @@ def stop_children(grace_s: float) -> None:
     psutil.wait_procs(alive, timeout=1.0)
 
 
-def _flush_logs() -> None:
+def flush_logs() -> None:
     """-> every file and stream log handler flushed (os._exit would drop their buffers)."""
     loggers = [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]
     for logger in loggers:

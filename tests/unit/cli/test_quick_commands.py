@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from omoide.bench.cli_latency import loaded_modules, run_benchmark
-from tests.fakes import run_cli
+from tests.fakes import cli_env, run_cli
 
 NEVER = {"prefect", "great_expectations"}
+# The `omoide` command with an exit hook standing for the interpreter's teardown.
+WITH_TEARDOWN = (
+    "import atexit; atexit.register(print, 'torn down'); from omoide.cli.app import main; main()"
+)
 
 
 def test_help_loads_no_prefect_no_gx_and_no_data_libraries(omoide_home: Path) -> None:
@@ -58,3 +64,30 @@ def test_bench_cli_reports_medians_and_what_recall_loaded(home_with_memories: Pa
     assert result["help_s"] > result["python_s"]
     assert not set(result["recall_loads"]) & NEVER
     assert "lancedb" in result["recall_loads"]
+
+
+def test_recall_and_ask_end_without_teardown_once_their_answer_is_out(
+    home_with_memories: Path,
+) -> None:
+    def omoide(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", WITH_TEARDOWN, *args]
+        env = cli_env(home_with_memories)
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+
+    recalled = omoide("recall", "sourdough", "--json")  # rehearses: a write, committed first
+    assert recalled.returncode == 0, recalled.stderr
+    assert "torn down" not in recalled.stdout
+    assert any("sourdough" in m["content"] for m in json.loads(recalled.stdout))
+    asked = omoide("ask", "what did I bake with more water", "--json")
+    assert asked.returncode == 0, asked.stderr
+    assert "torn down" not in asked.stdout
+    assert json.loads(asked.stdout)["citations"]
+    # An error keeps its line and its exit code.
+    refused = omoide("recall", "sourdough", "--since", "someday")
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert "omoide: not a time: 'someday'" in refused.stderr
+    # The rehearsal the first recall wrote is there for the next one to read.
+    again = json.loads(omoide("recall", "sourdough", "--json").stdout)
+    assert next(m for m in again if "sourdough" in m["content"])["recall_count"] >= 1
+    # Commands that are not armed end as Python ends.
+    assert "torn down" in omoide("entity", "Peter").stdout

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import random
 import socket
+import threading
 
 import numpy as np
 import pytest
@@ -34,10 +35,10 @@ def test_shape_dtype_and_unit_rows(embedder: MiniLMEmbedder):
 
 def test_deterministic(embedder: MiniLMEmbedder):
     a = embedder.embed([FLIGHT, BREAD])
-    sessions = minilm._session.cache_info().currsize
+    sessions = minilm._new_session.cache_info().currsize
     b = embedder.embed([FLIGHT, BREAD])
     np.testing.assert_array_equal(a, b)
-    assert minilm._session.cache_info().currsize == sessions  # one session, reused
+    assert minilm._new_session.cache_info().currsize == sessions  # one session, reused
 
 
 def test_questions_use_a_session_whose_threads_sleep(embedder: MiniLMEmbedder):
@@ -51,6 +52,21 @@ def test_questions_use_a_session_whose_threads_sleep(embedder: MiniLMEmbedder):
 
     assert spinning(minilm._session(path, embedder.threads, spinning=True)) == "1"
     assert spinning(minilm._session(path, embedder.threads, spinning=False)) == "0"
+
+
+def test_a_model_loading_on_a_thread_and_a_question_share_one_session() -> None:
+    # What a fresh `omoide recall` does: the model loads on a thread while LanceDB is imported,
+    # and the question may arrive before the load has ended.
+    minilm._new_session.cache_clear()
+    minilm._new_tokenizer.cache_clear()
+    embedder = MiniLMEmbedder()
+    loader = threading.Thread(target=embedder.load)
+    loader.start()
+    asked = embedder.embed([FLIGHT], query=True)
+    loader.join()
+    assert minilm._new_session.cache_info().currsize == 1  # the question's, built once
+    assert minilm._new_tokenizer.cache_info().currsize == 1
+    np.testing.assert_allclose(asked, MiniLMEmbedder().embed([FLIGHT]), atol=1e-6)
 
 
 def test_batches_restore_input_order(embedder: MiniLMEmbedder):
@@ -101,8 +117,8 @@ def test_works_with_network_blocked(monkeypatch: pytest.MonkeyPatch):
     with pytest.raises(OSError, match="network use"):
         socket.create_connection(("127.0.0.1", 9))
     # load the model and tokenizer afresh while every connection attempt fails
-    minilm._session.cache_clear()
-    minilm._tokenizer.cache_clear()
+    minilm._new_session.cache_clear()
+    minilm._new_tokenizer.cache_clear()
     v = MiniLMEmbedder().embed([FLIGHT, TICKETS])
     assert v.shape == (2, 384) and float(v[0] @ v[1]) > 0.6
 
