@@ -11,6 +11,7 @@ from typing import Any
 from prefect import flow, get_client, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import PrefectFuture
+from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 from prefect.task_runners import TaskRunner
 
 from omoide.core import progress
@@ -213,7 +214,11 @@ def _days(days: list[str]) -> str:
 )
 def backfill_day(day: date, force: bool, staged: bool = False) -> dict[str, Any]:
     """Day -> its daily flow run (nested in this task, so days can run side by side); ok and summary, or the error."""
-    state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
+    # A day's run lives in the backfill's process, whose own run sends the heartbeats that tell
+    # a crash; one of its own would cost each day up to a second at its end (Prefect's
+    # heartbeat thread sleeps in one-second steps and is joined when the run ends).
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
     if state.is_completed():
         return {"ok": True, "summary": state.result()}
     exc = state.result(raise_on_failure=False)

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from prefect.client.orchestration import get_client
 from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+from prefect.settings import get_current_settings
 
 from omoide.core.settings import get_settings
 from omoide.profile.history import load_analyses
@@ -162,12 +163,26 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
 
 
 def test_backfill_runs_every_day_and_survives_a_failed_one(sample_home: Path, monkeypatch):
+    import omoide.flows.backfill as backfill_flow
     import omoide.ingest.sources.notes as notes
     from omoide.core.errors import SourceError
     from omoide.flows.backfill import backfill
 
-    state = backfill(start=FIRST, end=LAST, return_state=True)
+    # The heartbeat interval each run starts with: the backfill's run keeps Prefect's, the days'
+    # runs nested in its process send none (each would wait up to a second at its end).
+    heartbeats: dict[str, int | None] = {}
+
+    def started(flow, flow_run, state) -> None:  # noqa: ANN001
+        heartbeats[flow_run.name] = get_current_settings().flows.heartbeat_frequency
+
+    with monkeypatch.context() as m:
+        m.setattr(backfill_flow, "daily", backfill_flow.daily.with_options(on_running=[started]))
+        state = backfill.with_options(on_running=[started])(
+            start=FIRST, end=LAST, return_state=True
+        )
     assert state.is_completed(), state.message
+    assert heartbeats.pop(f"backfill-{FIRST}-{LAST}") is not None
+    assert heartbeats == {f"daily-{FIRST}": None, f"daily-{LAST}": None}
     results = state.result()
     assert list(results) == [FIRST.isoformat(), LAST.isoformat()]
     assert all(r["ok"] and r["events"] > 0 for r in results.values())
