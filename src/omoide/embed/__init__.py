@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING
 
@@ -14,17 +15,28 @@ if TYPE_CHECKING:
 MINILM = "all-MiniLM-L6-v2-int8"
 E5_SMALL = "multilingual-e5-small-q4"
 EMBEDDED_MODELS = (MINILM, E5_SMALL)
+log = logging.getLogger(__name__)
 
 __all__ = ["EMBEDDED_MODELS", "Embedder", "get_embedder", "preload"]
 
 
-def preload(embedder: Embedder) -> None:
-    """Embedder -> its model loading on a daemon thread (returns at once).
+def preload(embedder: Embedder) -> threading.Thread:
+    """Embedder -> the daemon thread loading its model (started; the call returns at once).
 
     A fresh `omoide recall` or `ask` then imports LanceDB (~0.4 s) while the model loads
     (~0.15 s) instead of one after the other; a question asked before the load ends waits for it.
     """
-    threading.Thread(target=embedder.load, name="omoide-model-load", daemon=True).start()
+    loader = threading.Thread(target=_load, args=(embedder,), name="omoide-model-load", daemon=True)
+    loader.start()
+    return loader
+
+
+def _load(embedder: Embedder) -> None:
+    """Embedder -> its model loaded; a failure left to the question, which meets it and says it in one line."""
+    try:
+        embedder.load()
+    except Exception:  # a thread's exception would print a traceback beside that line
+        log.debug("loading %s ahead of the question failed", embedder.model, exc_info=True)
 
 
 def get_embedder(settings: EmbedSettings, llm_host: str) -> Embedder:

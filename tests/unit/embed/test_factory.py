@@ -70,3 +70,23 @@ def test_e5_opt_in_embeds_with_query_and_passage_prefixes():
     query = e.embed(["旅行の予定"], query=True)[0]
     assert not np.allclose(query, e.embed(["旅行の予定"])[0])  # different prefix, different vector
     assert int(np.argmax(passages @ query)) == 0
+
+
+def test_a_model_that_fails_to_load_ahead_leaves_the_error_to_the_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from omoide.core.errors import OmoideError
+    from omoide.embed import preload
+
+    class Broken:
+        backend, model, dim = "embedded", "broken", 4
+
+        def load(self) -> None:
+            raise OmoideError("embedding model not found at /nowhere")
+
+    tracebacks: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", tracebacks.append)
+    preload(Broken()).join(timeout=30)
+    assert tracebacks == []  # the question's own call says it, in one line
