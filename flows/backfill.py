@@ -62,12 +62,20 @@ def backfill(
         # `only` is a forget re-making its days from the lake, which needs no source.
         raise NoSourcesError(settings.home)
     on_dask = settings.dask if dask is None else dask
-    with writer_lock(
-        settings.home,
-        "backfill flow",
-        settings.lock_timeout_s,
-        sweep=settings.written_dirs,
-        store=settings.storage_root,
+    # The days' runs nested below live in this process, whose own run (its heartbeats already
+    # started) tells a crash; heartbeats of their own would cost each day up to a second at its
+    # end (Prefect's heartbeat thread sleeps in one-second steps and is joined when a run ends).
+    # Set once here, not per day: a settings copy takes ~20 ms; tasks submitted to threads
+    # carry this context with them.
+    with (
+        writer_lock(
+            settings.home,
+            "backfill flow",
+            settings.lock_timeout_s,
+            sweep=settings.written_dirs,
+            store=settings.storage_root,
+        ),
+        temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         if not on_dask:
             return _run_days(settings, start, end, force, only, None)
@@ -214,11 +222,7 @@ def _days(days: list[str]) -> str:
 )
 def backfill_day(day: date, force: bool, staged: bool = False) -> dict[str, Any]:
     """Day -> its daily flow run (nested in this task, so days can run side by side); ok and summary, or the error."""
-    # A day's run lives in the backfill's process, whose own run sends the heartbeats that tell
-    # a crash; one of its own would cost each day up to a second at its end (Prefect's
-    # heartbeat thread sleeps in one-second steps and is joined when the run ends).
-    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
-        state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
+    state = daily(day=day, force=force, reflect=False, staged=staged, return_state=True)
     if state.is_completed():
         return {"ok": True, "summary": state.result()}
     exc = state.result(raise_on_failure=False)

@@ -16,16 +16,22 @@ MINILM = "all-MiniLM-L6-v2-int8"
 E5_SMALL = "multilingual-e5-small-q4"
 EMBEDDED_MODELS = (MINILM, E5_SMALL)
 log = logging.getLogger(__name__)
+_preloaded: set[tuple[str, str]] = set()  # (backend, model) whose load `preload` started here
 
 __all__ = ["EMBEDDED_MODELS", "Embedder", "get_embedder", "preload"]
 
 
-def preload(embedder: Embedder) -> threading.Thread:
-    """Embedder -> the daemon thread loading its model (started; the call returns at once).
+def preload(embedder: Embedder) -> threading.Thread | None:
+    """Embedder -> the daemon thread loading its model (started; the call returns at once), or None after this process's first.
 
     A fresh `omoide recall` or `ask` then imports LanceDB (~0.4 s) while the model loads
     (~0.15 s) instead of one after the other; a question asked before the load ends waits for it.
+    A long-lived process (the recall endpoint, MCP) starts no thread for its later questions.
     """
+    key = (embedder.backend, embedder.model)
+    if key in _preloaded:
+        return None
+    _preloaded.add(key)
     loader = threading.Thread(target=_load, args=(embedder,), name="omoide-model-load", daemon=True)
     loader.start()
     return loader

@@ -88,5 +88,8 @@ def test_a_model_that_fails_to_load_ahead_leaves_the_error_to_the_question(
 
     tracebacks: list[object] = []
     monkeypatch.setattr(threading, "excepthook", tracebacks.append)
-    preload(Broken()).join(timeout=30)
+    loader = preload(Broken())
+    assert loader is not None
+    loader.join(timeout=30)
     assert tracebacks == []  # the question's own call says it, in one line
+    assert preload(Broken()) is None  # once a process: later questions start no thread
