@@ -10,7 +10,7 @@ from prefect.cache_policies import NO_CACHE
 
 from omoide.core.ids import stable_id
 from omoide.core.settings import Settings
-from omoide.ingest.fingerprint import span_fingerprints
+from omoide.ingest.span_cache import planned_fingerprints
 from omoide.store.day_marks import completed
 from omoide.tasks.embed import EMBED_VERSION
 from omoide.tasks.ingest import INGEST_VERSION
@@ -42,7 +42,10 @@ def plan_days(
     settings: Settings, days: list[date], now: datetime
 ) -> tuple[dict[date, str | None], dict[date, dict[str, Any]]]:
     """Settings + days -> (each day's input key, None when it cannot be keyed; the figures of days already done from these inputs)."""
-    prints = [span_fingerprints(s, days, settings.timezone, now) for s in settings.sources]
+    tz, kept = settings.timezone, settings.cache_dir / "plan"
+    prints = [
+        planned_fingerprints(s, days, tz, now, kept, INGEST_VERSION) for s in settings.sources
+    ]
     config = settings.model_dump_json(exclude=OPERATIONAL)
     keys: dict[date, str | None] = {}
     for day in days:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from rich.console import Console
 
-from omoide.cli import early_server
+from omoide.cli import early_server, quick_exit
 from omoide.cli.early_server import STARTUP_FAILED
 from omoide.cli.stop import stop_on_signals
 from omoide.core.errors import Incomplete, OmoideError
@@ -240,6 +240,9 @@ def flow_modules(
     slows. `start_server`: a short-lived Prefect server starts meanwhile (cli/early_server.py), for
     `run_flow` to wait on.
     """
+    if command != "serve":
+        # Before anything registers an exit handler (the early server's stop among them).
+        quick_exit.arm_after_cleanup()
     apply_prefect_environment(home)
     cap_malloc_arenas()
     run_log(home, command, datetime.now())

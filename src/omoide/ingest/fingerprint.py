@@ -20,6 +20,7 @@ from omoide.ingest.sources import collect
 from omoide.ingest.sources.base import Collected, visible_files
 
 _DB_FILES = {"chrome": "History", "firefox": "places.sqlite", "safari": "History.db"}
+DB_KINDS = frozenset(_DB_FILES)
 # The files a folder source is read from (activitywatch: its *.json exports).
 _FOLDER_FILES: dict[str, str | tuple[str, ...]] = {
     "chat": "*.jsonl",
@@ -167,17 +168,32 @@ def span_fingerprints(
     new damaged record re-runs the span rather than hiding. None for a day that cannot be
     keyed (a live server, an unreadable source).
     """
+    return span_prints(source, days, tz, now)[0]
+
+
+def span_prints(
+    source: SourceConfig, days: Sequence[date], tz: str, now: datetime
+) -> tuple[dict[date, str | None], bool, bool]:
+    """Source + local days -> (span_fingerprints), whether any later `now` gives the same hashes,
+    and whether each day's hash is its own records' alone (the same in any span).
+
+    `now` only sets which times are impossible (more than a day after it): hashes hold for a
+    later `now` when every day ends before now + 1 day and nothing was rejected as impossible.
+    A span's rejects, fixes and records without a time count in each of its days' hashes.
+    """
     if source.url is not None or not days:
-        return dict.fromkeys(days)
-    if source.kind == "notes":
-        return {d: day_fingerprint(source, d, tz, now) for d in days}
+        return dict.fromkeys(days), False, False
     bounds = {d: day_bounds(d, tz) for d in days}
+    ends_past = max(b[1] for b in bounds.values()) <= now + timedelta(days=1)
+    if source.kind == "notes":
+        # A note's times come from its day and its text, never from `now`; each day is read alone.
+        return {d: day_fingerprint(source, d, tz, now) for d in days}, ends_past, True
     try:
         whole = collect(
             source, min(b[0] for b in bounds.values()), max(b[1] for b in bounds.values()), now
         )
     except OmoideError:
-        return dict.fromkeys(days)
+        return dict.fromkeys(days), False, False
     timed = whole.events["ts"].notna()
     # Records without a time belong to no day: like the rejects, they count in every day.
     untimed = event_hashes(whole.events[~timed])
@@ -189,4 +205,5 @@ def span_fingerprints(
     for d, (start, end) in bounds.items():
         lo, hi = events["ts"].searchsorted([pd.Timestamp(start), pd.Timestamp(end)])
         out[d] = _digest(np.concatenate([rows[lo:hi], untimed]), whole)
-    return out
+    steady = ends_past and not any("impossible" in r.reason for r in whole.rejects)
+    return out, steady, not (len(untimed) or whole.rejects or whole.fixed)
