@@ -62,3 +62,16 @@ def test_yesterday_answers_from_that_day_with_what_its_note_logs(sample_two_days
     assert spent["kind"] == "time_spent" and spent["minutes"] > 0 and spent["citations"]
     when = _ask(sample_two_days, "when did I last talk to Peter")
     assert when["when"] == "2026-11-20T22:10:24+01:00" and when["minutes"] is None
+
+
+def test_a_lookup_nothing_names_says_so_before_the_closest_memories(
+    sample_two_days: Path,
+) -> None:
+    from omoide.answer.lookup import BY_MEANING_ONLY
+
+    # The sample never mentions a standing desk: its nearest memories are no answer.
+    absent = _ask(sample_two_days, "what did I decide about the standing desk")
+    assert absent["kind"] == "lookup" and absent["answer"].startswith(BY_MEANING_ONLY)
+    assert absent["citations"]  # still shown, with their sources
+    found = _ask(sample_two_days, "which store did we pick for warelay")
+    assert found["answer"].startswith("Lance is the right store for warelay"), found["answer"]

@@ -59,9 +59,9 @@ def answer_question(q: Question, settings: Settings, now: datetime, recall: Reca
         )
         days = _local_days(window, tz, now) if window else None
         return Answer("when", days, text, cites, when=moment, subject=q.subject, basis="lake")
-    text, cites = lookup_answer(recall(q.text))
+    text, cites, matched = lookup_answer(recall(q.text))
     days = _local_days(window, tz, now) if window else None
-    return Answer("lookup", days, text, cites, subject=q.subject, basis="recall")
+    return Answer("lookup", days, text, cites, subject=q.subject, basis="recall", matched=matched)
 
 
 def ask(
@@ -82,7 +82,8 @@ def ask(
         raise OmoideError("ask needs a question")
     chosen = classify(question, settings.timezone, now)
     found = answer_question(chosen, settings, now, recall or _home_recall(settings, now))
-    return reworded(question, found, llm) if llm is not None else found
+    # Memories only near the question in meaning are no answer a model should word as one.
+    return reworded(question, found, llm) if llm is not None and found.matched else found
 
 
 def _home_recall(settings: Settings, now: datetime) -> Recall:

@@ -32,6 +32,7 @@ class Answer:
     when: datetime | None = None
     subject: str = ""
     basis: str = ""  # where the answer was read: the pages, the lake, recall
+    matched: bool = True  # False: a lookup whose memories share no word with the question
 
     def to_json(self) -> dict[str, Any]:
         """Answer -> the JSON `omoide ask --json` prints (keys fixed: scripts read them)."""

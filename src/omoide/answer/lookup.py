@@ -21,14 +21,27 @@ def _short(text: str) -> str:
     return one if len(one) <= TEXT_CHARS else one[: TEXT_CHARS - 1] + "…"
 
 
-def lookup_answer(results: Sequence[Recalled]) -> tuple[str, list[Citation]]:
-    """Recalled memories, best first -> the answer's text (the best, then what else bears on it) and citations."""
+# Said first when no memory shown shares a word (or a tag) with the question: what follows
+# is only near it in meaning, and must not read as the answer.
+BY_MEANING_ONLY = "No memory shares a word with your question; the closest in meaning:"
+
+
+def lookup_answer(results: Sequence[Recalled]) -> tuple[str, list[Citation], bool]:
+    """Recalled memories, best first -> the answer's text (the best, then what else bears on it),
+    citations, and whether a memory shown shares a word with the question."""
     if not results:
-        return "Nothing in your memory matches that.", []
-    best, *rest = results[:SHOWN]
+        return "Nothing in your memory matches that.", [], False
+    shown = results[:SHOWN]
+    best, *rest = shown
     text = _short(best.content)
     if best.valid_to is not None:
         text += f" (no longer so since {best.valid_to[:10]})"
     also = [f"“{_short(r.content)}” ({r.day})" for r in rest]
     answer = f"{text} ({best.day})" + (" Also: " + "; ".join(also) if also else "")
-    return answer, [Citation(r.source, r.day) for r in results[:SHOWN]]
+    matched = any(r.parts.lexical > 0 for r in shown)
+    if not matched:
+        # A question in another language than its memories lands here too: still shown.
+        answer = f"{BY_MEANING_ONLY} “{text}” ({best.day})" + (
+            "; " + "; ".join(also) if also else ""
+        )
+    return answer, [Citation(r.source, r.day) for r in shown], matched
