@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
@@ -14,6 +16,8 @@ from omoide.core.offline import go_offline
 
 # Before anything imports Prefect: its home, database and results live in a temp dir.
 _PREFECT_HOME = Path(tempfile.mkdtemp(prefix="omoide-test-prefect-"))
+# Removed when this process ends (~20 MB a worker, which every run of the suite left in /tmp).
+atexit.register(shutil.rmtree, _PREFECT_HOME, ignore_errors=True)
 os.environ["PREFECT_HOME"] = str(_PREFECT_HOME)
 os.environ["PREFECT_LOCAL_STORAGE_PATH"] = str(_PREFECT_HOME / "storage")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO")
