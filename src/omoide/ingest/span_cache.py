@@ -69,7 +69,8 @@ def planned_fingerprints(
             kept["spans"][span] = found
             for old in list(kept["spans"])[:-KEPT_SPANS]:
                 del kept["spans"][old]
-        kept["now"] = max(filter(None, [kept["now"], now.isoformat()]))
+        if kept["now"] is None or now > datetime.fromisoformat(kept["now"]):
+            kept["now"] = now.isoformat()
         write_text_atomic(json.dumps(kept), path)
     return prints
 
@@ -78,14 +79,11 @@ def _reused(
     kept: dict[str, Any], span: str, days: Sequence[date], now: datetime
 ) -> dict[date, str | None] | None:
     """Kept keys of unchanged files + a span + its days + now -> the days' keys when all are kept and hold at now, else None."""
-    try:
-        if kept["now"] is None or now < datetime.fromisoformat(kept["now"]):
-            return None
-        found = kept["spans"].get(span) or kept["days"]
-        if all(d.isoformat() in found for d in days):
-            return {d: str(found[d.isoformat()]) for d in days}
-    except (TypeError, KeyError, ValueError, AttributeError):
-        pass  # a damaged file: keyed again
+    if kept["now"] is None or now < datetime.fromisoformat(kept["now"]):
+        return None
+    found = kept["spans"].get(span) or kept["days"]
+    if isinstance(found, dict) and all(isinstance(found.get(d.isoformat()), str) for d in days):
+        return {d: found[d.isoformat()] for d in days}
     return None
 
 
@@ -124,9 +122,11 @@ def _times(entry: Entry) -> int:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    """A kept-keys file -> what it holds; nothing when missing or unreadable."""
+    """A kept-keys file -> what it holds; nothing when missing, unreadable or not shaped as written."""
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        datetime.fromisoformat(kept["now"]) if kept["now"] is not None else None
+    except (OSError, ValueError, TypeError, KeyError):
         return {}
-    return kept if isinstance(kept, dict) else {}
+    shaped = isinstance(kept.get("days"), dict) and isinstance(kept.get("spans"), dict)
+    return kept if shaped else {}

@@ -131,10 +131,14 @@ def test_an_earlier_now_or_a_damaged_kept_file_reads_the_source_again(
     assert keyed(source, kept, NOW - timedelta(hours=1)) == first
     assert reads == ["ff", "ff"]
     (path,) = kept.iterdir()
-    for damage in ("{not json", '{"x": 1}', "[]", "null"):
+    right = json.loads(path.read_text())
+    wrong_keys = {**right, "days": dict.fromkeys(right["days"], 3)}
+    wrong_shape = {**right, "spans": [], "now": "yesterday"}
+    for damage in ("{not json", "[]", "null", json.dumps(wrong_keys), json.dumps(wrong_shape)):
         path.write_text(damage)
         assert keyed(source, kept) == first
-    assert len(reads) == 6
+        assert keyed(source, kept) == first  # kept again whole
+    assert len(reads) == 7
 
 
 def test_days_keyed_by_two_backfills_are_reused_by_one_over_both(
