@@ -148,8 +148,9 @@ def _run_days(
         for d, summary in pending.items():
             mark_day(settings, d, keys[d], summary)
     results = {d.isoformat(): outcomes[d] for d in days}
-    # Pruned on both sides of the closing reflection. Pruning compacts tables, which gives
-    # them new versions, and the reflection's cache keys hold the versions of what it reads:
+    # Pruned on both sides of the closing reflection. Pruning compacts the tables that have
+    # old versions, which gives them new ones, and the reflection's cache keys hold the
+    # versions of what it reads (a home with only new versions is left alone):
     # pruned only after it, the next re-run found no step cached (~10 s at 60 days). Pruned
     # only before it, the next re-run compacted what it wrote: a re-run changed bytes.
     _prune(settings)

@@ -11,12 +11,16 @@ own guard, `delete_unverified=False`): younger ones may belong to a write in pro
 
 Deleting a version a reader is reading fails that read, so callers keep at least a day
 (`keep_versions_days` >= 1): omoide's readers open the tables afresh for each question.
+A table with no version older than the cut-off is left alone (not compacted either): the
+writers keep the memories table's indices and fragments in shape themselves, and the small
+tables' compaction waits for their first old version.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from omoide.core.location import StorePath, files_under, relative_name
 from omoide.store.connect import connect_db
@@ -36,7 +40,13 @@ def prune_versions(db_dir: StorePath, older_than: timedelta) -> int:
     removed = 0
     for name in db.list_tables().tables:
         table = db.open_table(name)
-        before = {v["version"] for v in table.list_versions()}
+        versions = table.list_versions()
+        if not _keeps_older(versions, older_than):
+            # Nothing to delete: a compaction alone would give the table a new version (and the
+            # memories table a retrained vector index) for nothing, and every cache key that
+            # holds its version would miss on the next run.
+            continue
+        before = {v["version"] for v in versions}
         optimize(table, cleanup_older_than=older_than)
         removed += len(before - {v["version"] for v in table.list_versions()})
     # Bytes of the files the cleanup deleted: the folder's size before and after would
@@ -45,6 +55,19 @@ def prune_versions(db_dir: StorePath, older_than: timedelta) -> int:
     freed = sum(size for name, size in sizes.items() if name not in left)
     log.info("lancedb: %d old versions pruned, %d bytes freed", removed, freed)
     return freed
+
+
+def _keeps_older(versions: list[dict[str, Any]], older_than: timedelta) -> bool:
+    """A table's versions + age -> whether one is older than that.
+
+    LanceDB gives a version's time without a zone: it counts as old when it is old read as
+    local time or as UTC, so a version is never kept past the cut-off by a zone mix-up.
+    """
+    oldest = min(v["timestamp"] for v in versions)
+    if oldest.tzinfo is not None:
+        return bool(oldest <= datetime.now(UTC) - older_than)
+    latest_now = max(datetime.now(), datetime.now(UTC).replace(tzinfo=None))
+    return bool(oldest <= latest_now - older_than)
 
 
 def _file_sizes(db_dir: StorePath) -> dict[str, int]:
