@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -52,6 +53,9 @@ err = Console(stderr=True)
 def main() -> None:
     """Console-script entry: run the app; domain errors become one line and exit code 1."""
     go_offline()
+    # LanceDB's own warnings (a k-means with empty clusters on a small index, dozens a year's
+    # backfill) go straight to the terminal, where a person can do nothing with them.
+    os.environ.setdefault("LANCEDB_LOG", "error")
     try:
         _run()
     except SystemExit as done:  # typer ends every command this way

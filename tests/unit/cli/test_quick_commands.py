@@ -91,3 +91,40 @@ def test_recall_and_ask_end_without_teardown_once_their_answer_is_out(
     assert next(m for m in again if "sourdough" in m["content"])["recall_count"] >= 1
     # Commands that are not armed end as Python ends.
     assert "torn down" in omoide("entity", "Peter").stdout
+
+
+# The console script's start, then a vector index trained on a table full of duplicates,
+# which makes LanceDB warn about empty k-means clusters and partitions.
+LANCE_WARNS = """
+import sys, tempfile
+from omoide.cli.app import main
+sys.argv = ["omoide", "--help"]
+try:
+    main()
+except SystemExit:
+    pass
+import numpy as np, pyarrow as pa, lancedb
+from lancedb.index import IvfSq
+v = np.zeros((2000, 16), "float32")
+v[-100:] = np.random.default_rng(7).random((100, 16))
+t = lancedb.connect(tempfile.mkdtemp()).create_table(
+    "t", data=pa.table({"vector": pa.FixedSizeListArray.from_arrays(pa.array(v.ravel()), 16)})
+)
+t.create_index("vector", config=IvfSq(num_partitions=40, sample_rate=64, max_iterations=25))
+"""
+
+
+def test_lancedbs_warnings_stay_off_the_terminal_unless_asked_for(omoide_home: Path) -> None:
+    def stderr(**env: str) -> str:
+        r = subprocess.run(
+            [sys.executable, "-c", LANCE_WARNS],
+            env=cli_env(omoide_home, **env),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        return r.stderr
+
+    assert "WARN" not in stderr()
+    assert "WARN" in stderr(LANCEDB_LOG="warn")
