@@ -32,10 +32,11 @@ _FOLDER_FILES: dict[str, str | tuple[str, ...]] = {
     "telegram": "result.json",
 }
 _SQLITE_SIDECARS = ("-wal", "-journal")
+FileEntry = tuple[object, ...]
 # A day's collections, kept from computing its key until the ingest that follows takes
 # them, so a day is read once. Only the latest few are kept (a backfill works on a few
 # days side by side), so raw data never piles up.
-_HANDOFF: OrderedDict[tuple[str, datetime, datetime], tuple[tuple[object, ...], Collected]] = (
+_HANDOFF: OrderedDict[tuple[str, datetime, datetime], tuple[tuple[FileEntry, ...], Collected]] = (
     OrderedDict()
 )
 _HANDOFF_KEPT = 32
@@ -148,38 +149,34 @@ def collected_day(source: SourceConfig, day: date, tz: str, now: datetime) -> Co
     return collect(source, start, end, now)
 
 
-def _files_state(source: SourceConfig, day: date) -> tuple[object, ...]:
-    """Source + day -> identity, size and modification time of the files its day is read from."""
-    return tuple(
-        (str(f), st.st_ino, st.st_size, st.st_mtime_ns)
-        for f in input_files(source, day)
-        for st in [f.stat()]
-    )
+def _files_state(source: SourceConfig, day: date) -> tuple[FileEntry, ...]:
+    """Source + day -> identity, size and times of the files its day is read from."""
+    return tuple(file_entry(f) for f in input_files(source, day))
 
 
-def span_fingerprints(
-    source: SourceConfig, days: Sequence[date], tz: str, now: datetime
-) -> dict[date, str | None]:
-    """Source + local days -> each day's records hash, the source read once for the whole span.
-
-    What a backfill checks before deciding which days still need work: one read of a year of
-    browser history costs about what one day's read does. Notes are read per day (one file
-    each). A span's rejected records count in every day's hash (they carry no time), so a
-    new damaged record re-runs the span rather than hiding. None for a day that cannot be
-    keyed (a live server, an unreadable source).
-    """
-    return span_prints(source, days, tz, now)[0]
+def file_entry(path: Path) -> FileEntry:
+    """Path -> (path, inode, size, modified, changed time); (path, errno) when it cannot be read."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return (str(path), exc.errno)
+    return (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def span_prints(
     source: SourceConfig, days: Sequence[date], tz: str, now: datetime
 ) -> tuple[dict[date, str | None], bool, bool]:
-    """Source + local days -> (span_fingerprints), whether any later `now` gives the same hashes,
-    and whether each day's hash is its own records' alone (the same in any span).
+    """Source + local days -> (each day's records hash, the source read once for the whole span;
+    whether any later `now` gives the same hashes; whether each day's hash is its own records'
+    alone, the same in any span).
 
-    `now` only sets which times are impossible (more than a day after it): hashes hold for a
-    later `now` when every day ends before now + 1 day and nothing was rejected as impossible.
-    A span's rejects, fixes and records without a time count in each of its days' hashes.
+    What a backfill checks before deciding which days still need work: one read of a year of
+    browser history costs about what one day's read does. Notes are read per day (one file
+    each). A span's rejected or fixed records and records without a time count in every day's
+    hash, so a new damaged record re-runs the span rather than hiding. None for a day that
+    cannot be keyed (a live server, an unreadable source). `now` only sets which times are
+    impossible (more than a day after it): hashes hold for a later `now` when every day ends
+    before now + 1 day and nothing was rejected as impossible.
     """
     if source.url is not None or not days:
         return dict.fromkeys(days), False, False

@@ -4,9 +4,10 @@ Keying a year of days reads every source once (a second or more per source at a 
 size), and a re-run of unchanged days does nothing else. A source whose files have the same
 identity, size and times as when its span was keyed gives the same hashes, as git's index
 trusts a file's stat data: kept under `cache/plan/` (each day's key, or a span's when its
-keys depend on the span), reused while the files stay as they were. A file changed within two seconds of being keyed is not trusted (a second write in
-the same clock tick leaves its times as they were), nor are hashes that a later `now` could
-change (see fingerprint.span_prints).
+keys depend on the span), reused while the files stay as they were. A file changed within
+two seconds of being keyed is not trusted (a second write in the same clock tick leaves its
+times as they were), nor are hashes that a later `now` could change (see
+fingerprint.span_prints).
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from omoide import __version__
 from omoide.core.files import write_text_atomic
 from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
-from omoide.ingest.fingerprint import DB_KINDS, input_files, span_prints
+from omoide.ingest.fingerprint import DB_KINDS, FileEntry, file_entry, input_files, span_prints
 
 # Spans kept per source whose days' keys depend on the span (it holds rejects, fixes or
 # records without a time, which count in every day's key).
 KEPT_SPANS = 8
 # A file written this recently may be written again with the same times: its hashes are not kept.
 RACY_NS = 2_000_000_000
-
-Entry = tuple[object, ...]
 
 
 def planned_fingerprints(
@@ -43,7 +42,7 @@ def planned_fingerprints(
     salt: str,
 ) -> dict[date, str | None]:
     """Source + local days + the folder of kept keys + the collectors' version -> each day's
-    records hash (fingerprint.span_fingerprints), reused while the source's files are unchanged."""
+    records hash (fingerprint.span_prints), reused while the source's files are unchanged."""
     if source.url is not None or not days:
         return span_prints(source, days, tz, now)[0]
     taken = time.time_ns()
@@ -87,7 +86,7 @@ def _reused(
     return None
 
 
-def source_state(source: SourceConfig) -> tuple[Entry, ...]:
+def source_state(source: SourceConfig) -> tuple[FileEntry, ...]:
     """Source -> (path, inode, size, modified, changed) of every file it can be read from.
 
     A browser database: the file and its journals (not the rest of the profile folder, which
@@ -99,24 +98,15 @@ def source_state(source: SourceConfig) -> tuple[Entry, ...]:
         return ()
     if source.kind in DB_KINDS or not path.is_dir():
         # A database's files are the same whatever the day.
-        return tuple(_entry(f) for f in input_files(source, date.min))
+        return tuple(file_entry(f) for f in input_files(source, date.min))
     found: list[Path] = []
     for parent, dirs, names in os.walk(path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [Path(parent, n) for n in (*dirs, *names) if not n.startswith(".")]
-    return tuple(_entry(f) for f in sorted(found))
+    return tuple(file_entry(f) for f in sorted(found))
 
 
-def _entry(path: Path) -> Entry:
-    """Path -> its identity, size and times; what stops it from being read when it cannot be."""
-    try:
-        st = path.stat()
-    except OSError as exc:
-        return (str(path), exc.errno)
-    return (str(path), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _times(entry: Entry) -> int:
+def _times(entry: FileEntry) -> int:
     """A file's entry -> the later of its modified and changed times (0 when it could not be read)."""
     return max(entry[3:5], default=0)  # type: ignore[type-var]
 

@@ -14,7 +14,7 @@ from omoide.ingest.fingerprint import (
     collected_fingerprint,
     day_fingerprint,
     input_files,
-    span_fingerprints,
+    span_prints,
 )
 from omoide.ingest.sources.chrome import chrome_us
 from omoide.sample import write_sample
@@ -60,7 +60,7 @@ def test_a_span_read_once_gives_each_day_the_key_of_its_own_read(tmp_path: Path)
         ("chat", "chat/chat.jsonl"),
     ]:
         source = SourceConfig(kind=kind, path=tmp_path / "sources" / path, name=kind)
-        span = span_fingerprints(source, DAYS, TZ, NOW)
+        span = span_prints(source, DAYS, TZ, NOW)[0]
         assert list(span.values()) == keys(source), kind
         assert None not in span.values() and len(set(span.values())) == 3, kind
 

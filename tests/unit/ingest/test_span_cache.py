@@ -12,7 +12,7 @@ import pytest
 from omoide.core.days import day_bounds
 from omoide.core.settings import SourceConfig
 from omoide.ingest import span_cache
-from omoide.ingest.fingerprint import span_fingerprints
+from omoide.ingest.fingerprint import span_prints
 from omoide.sample import write_sample
 
 NOW = datetime(2026, 11, 21, 8, tzinfo=UTC)
@@ -54,7 +54,7 @@ def test_every_kind_of_source_is_keyed_once_then_reused_with_the_same_keys(
     for kind, path in SOURCES:
         source = SourceConfig(kind=kind, path=tmp_path / "sources" / path, name=kind)
         first = keyed(source, tmp_path / "kept")
-        assert first == span_fingerprints(source, DAYS, TZ, NOW), kind
+        assert first == span_prints(source, DAYS, TZ, NOW)[0], kind
         assert None not in first.values() and len(set(first.values())) == 3, kind
         assert keyed(source, tmp_path / "kept", NOW + timedelta(days=30)) == first, kind
     assert reads == [kind for kind, _ in SOURCES]
@@ -150,7 +150,7 @@ def test_days_keyed_by_two_backfills_are_reused_by_one_over_both(
     kept = tmp_path / "kept"
     head = span_cache.planned_fingerprints(source, DAYS[:1], TZ, NOW, kept, "v1")
     tail = span_cache.planned_fingerprints(source, DAYS[1:], TZ, NOW, kept, "v1")
-    assert keyed(source, kept) == {**head, **tail} == span_fingerprints(source, DAYS, TZ, NOW)
+    assert keyed(source, kept) == {**head, **tail} == span_prints(source, DAYS, TZ, NOW)[0]
     assert reads == ["chrome", "chrome"]
     # Another version of the collectors keys them again.
     span_cache.planned_fingerprints(source, DAYS, TZ, NOW, kept, "v2")
@@ -170,8 +170,8 @@ def test_a_span_with_a_rejected_record_keeps_its_keys_for_that_span_only(
     source = SourceConfig(kind="chat", path=chat, name="chat")
     kept = tmp_path / "kept"
     whole = keyed(source, kept)
-    assert keyed(source, kept) == whole == span_fingerprints(source, DAYS, TZ, NOW)
+    assert keyed(source, kept) == whole == span_prints(source, DAYS, TZ, NOW)[0]
     assert reads == ["chat"]
     head = span_cache.planned_fingerprints(source, DAYS[:2], TZ, NOW, kept, "v1")
-    assert head == span_fingerprints(source, DAYS[:2], TZ, NOW)
+    assert head == span_prints(source, DAYS[:2], TZ, NOW)[0]
     assert reads == ["chat", "chat"]
