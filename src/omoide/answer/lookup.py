@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from omoide.answer.cite import Citation
+from omoide.memory.chat_evidence import own_text
 
 if TYPE_CHECKING:
     # Only a lookup recalls: an overview, a time or a when must not load LanceDB to start.
@@ -33,10 +34,11 @@ def lookup_answer(results: Sequence[Recalled]) -> tuple[str, list[Citation], boo
         return "Nothing in your memory matches that.", [], False
     shown = results[:SHOWN]
     best, *rest = shown
-    text = _short(best.content)
+    # A chat record's neighbours are context: the answer quotes the message it cites.
+    text = _short(own_text(best.content))
     if best.valid_to is not None:
         text += f" (no longer so since {best.valid_to[:10]})"
-    also = [f"“{_short(r.content)}” ({r.day})" for r in rest]
+    also = [f"“{_short(own_text(r.content))}” ({r.day})" for r in rest]
     answer = f"{text} ({best.day})" + (" Also: " + "; ".join(also) if also else "")
     matched = any(r.parts.lexical > 0 for r in shown)
     if not matched:

@@ -14,10 +14,9 @@ The score is LoCoMo's recall_acc at 10 (`omoide.bench.locomo`), question-weighte
 Constants a conversation cannot move are not in the grid: BROWSED (LoCoMo has no browsing),
 SUPERSEDED (no replaced facts), OUT_OF_WINDOW (its questions name no time window the bench
 reads), STRENGTH_GAIN (no rehearsal while benchmarking), FORGETTING_FLOOR (off by default).
-LINE_OVERLAP is held at 0.5: below it a chat window folds into a result showing one of its
-three lines, which may be a neighbour and not the window's own message, so the fold would cite
-a message no result shows (a record does not say which of its lines is its own), and both
-benchmarks would count that citation as found.
+LINE_OVERLAP is not in the grid either: a chat record folds where its own message is shown
+(its neighbours are marked, `omoide.memory.chat_window`), and the share applies to the records
+of one note alone, which LoCoMo does not have.
 
 With a second corpus (`--longmemeval FILE`, LongMemEval's format, its homes cached as
 `omoide.bench.longmemeval` keeps them) every one-change setting is also scored there, and a

@@ -1,16 +1,17 @@
 """Ranked candidates -> the results to show: no record cited twice, no line shown twice, within a token budget.
 
-A chat memory carries its neighbours in the sitting as context, so the windows of nearby
-messages share lines, and a day's digest quotes the notes and messages it was made from.
+A chat memory shows the message it answers as context, so the records of nearby messages
+share lines, and a day's digest quotes the notes and messages it was made from.
 Walking the candidates best first, a candidate is
 
 - dropped when a result already cites its record (`source`, or any `source_refs` of the
   results taken so far: a digest cites the notes and messages it quotes);
 - folded into a result of the same day that shows it already, whose `source_refs` then
-  also cite its record, and the slot goes to something new: a memory of one record with
-  more than half of its lines shown that day (a chat window is a message and one neighbour
-  each side, so its own message is among them; it folds into the result showing most of
-  them), or nearly the same words as one result (Jaccard ≥ 0.8, a note and its copy);
+  also cite its record, and the slot goes to something new: a chat record whose own
+  message is shown that day (its lines not marked as context, `omoide.memory.chat_window`;
+  it folds into the result showing most of them), another memory of one record with more
+  than half of its lines shown, or nearly the same words as one result (Jaccard ≥ 0.8, a
+  note and its copy);
 - otherwise taken without the lines a result of the same day shows already (the neighbour
   a window shares with the one above, a digest's highlight quoting a note above), citing
   only the records no result above cites. It is taken while it fits the token budget (a
@@ -30,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from omoide.core.tokens import count_tokens
+from omoide.memory.chat_window import is_context
 from omoide.memory.overlap import Line, Seen, lines
 
 LINE_OVERLAP = 0.5
@@ -69,15 +71,18 @@ def _home(
 ) -> Shown | None:
     """A candidate's lines and words (+ whether it cites one record) + the day's results -> the result it repeats, or None.
 
-    A memory of one record with more than half of its lines shown on that day (a chat
-    window's own message among them: windows are a message and one neighbour each side):
-    the result showing most of them. A digest or a session cites many records, and folding
-    would cite the ones whose lines are not shown: it is trimmed instead. Otherwise nearly
-    the same words as one result (a note and its copy): that one.
+    A memory of one record whose own text is shown on that day: the result showing most of
+    it. Its own text: a chat record's lines not marked as context, all of which must be
+    shown (so a fold never cites a message the list does not show); another record's lines,
+    more than half of them. A digest or a session cites many records, and folding would cite
+    the ones whose lines are not shown: it is trimmed instead. Otherwise nearly the same
+    words as one result (a note and its copy): that one.
     """
-    held = [sum(s.seen.holds(x.key) for x in mine) for s in same_day]
-    shown = sum(any(s.seen.holds(x.key) for s in same_day) for x in mine)
-    if one_record and mine and shown > LINE_OVERLAP * len(mine):
+    own = [x for x in mine if not is_context(x.text)]
+    need = len(own) if len(own) < len(mine) else LINE_OVERLAP * len(own)
+    held = [sum(s.seen.holds(x.key) for x in own) for s in same_day]
+    shown = sum(any(s.seen.holds(x.key) for s in same_day) for x in own)
+    if one_record and own and shown >= need and shown > LINE_OVERLAP * len(own):
         return same_day[held.index(max(held))]
     for s in same_day:
         union = words | s.words

@@ -1,7 +1,7 @@
 """The lines of recalled memories: when two lines are the same line.
 
 A line is compared by its key: whitespace-normalised, case-folded, a leading list marker
-("- ") dropped. A record's line reads "who or where: what" (a chat line "Peter: How was the
+("- ") or a chat neighbour's mark ("↑ ", "↓ ") dropped. A record's line reads "who or where: what" (a chat line "Peter: How was the
 dentist?", a note "Friday > Log: Called the dentist"), while a day's digest quotes the
 "what" alone as a highlight ("- Called the dentist"). So a line is shown already when its
 key is a shown line's key, when its key is what a shown line says after a colon, or when
@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-_MARKERS = ("- ", "* ", "• ")
+from omoide.memory.chat_window import AFTER, BEFORE
+
+_MARKERS = ("- ", "* ", "• ", BEFORE, AFTER)  # list items; a chat neighbour kept as context
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,15 @@
 Three kinds, each keeping the refs of what it was made from (relative time words in notes
 and messages followed by the dates they mean, `omoide.memory.said_dates`):
 - `note`: one per note paragraph or bullet, cited at its `path#Lnn`;
-- `chat`: one per message, its content carrying the previous and next message of the
-  same conversation *and sitting* as context (a reply like "yes, Friday" means nothing
-  alone; a neighbour is cut to its first CONTEXT_WORDS words), while its refs name only the
-  message itself: the context is there to be found by, not cited. A sitting ends where the
-  conversation falls silent for longer than the session gap (`session_gap_s`, the rule
-  sessionize keeps a chat session by), so a window never joins last night's goodbye to this
-  morning's hello;
+- `chat`: one per message, its content carrying the previous and next message of the same
+  conversation *and sitting* as context, marked as such (`omoide.memory.chat_window`: a reply
+  like "yes, Friday" means nothing alone; a neighbour is cut to its first CONTEXT_WORDS
+  words). A message longer than PASSAGE_WORDS words (an assistant's answer) is one record per
+  passage, so a hit shows the part that matched. Its refs name only the message itself: the
+  context is there to be found by, not cited (recall shows a long neighbour's first words
+  alone, `omoide.memory.chat_evidence`). A sitting ends where the conversation falls silent
+  for longer than the session gap (`session_gap_s`, the rule sessionize keeps a chat session
+  by), so a window never joins last night's goodbye to this morning's hello;
 - `session`: one per browsing/app session, a line of what was open and for how long.
   Chat sessions are left out: their messages are already records of their own.
 `## Retain` lines are not records but facts; see `facts.retained_facts`.
@@ -27,6 +29,7 @@ import pandas as pd
 from omoide.core import schemas
 from omoide.core.ids import stable_id
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS
+from omoide.memory.chat_window import AFTER, BEFORE, cut
 from omoide.memory.said_dates import annotated
 
 COLLECTOR = "collector"
@@ -35,6 +38,9 @@ CHAT_CONTEXT = 1  # messages on each side of a chat message kept as its context
 # answered it. An assistant's reply runs to ~290 words (LongMemEval), which made a one-line
 # question a 600-word memory; a chat message in LoCoMo is 20 words (90 % under 40).
 CONTEXT_WORDS = 80
+# A longer message is cut into passages, each a record citing it: a hit shows the part that
+# matched, and each part is embedded whole (the model reads ~200 words of a text).
+PASSAGE_WORDS = 120
 # Settings.session_gap_s by default; the daily flow passes the configured gap.
 SITTING_GAP_S = 300.0
 
@@ -87,7 +93,7 @@ def chat_records(
     gap_s: float = SITTING_GAP_S,
     tz: str = "UTC",
 ) -> pd.DataFrame:
-    """Events (+ the sitting gap, timezone) -> one `chat` record per message with its neighbours in the sitting as context, relative dates resolved."""
+    """Events (+ the sitting gap, timezone) -> one `chat` record per message (per passage) with its neighbours in the sitting as context, relative dates resolved."""
     chat = events[events["event_type"] == "chat"].sort_values(["title", "ts", "event_id"])
     rows: list[dict[str, object]] = []
     for _, conv in chat.groupby("title", dropna=False, sort=False):
@@ -97,38 +103,82 @@ def chat_records(
 
 
 def _windows(msgs: list[Any], tz: str) -> list[dict[str, object]]:
-    """A sitting's messages in order + timezone -> one record dict per message, its neighbours as context."""
+    """A sitting's messages in order + timezone -> record dicts per message (one per passage), its neighbours as context."""
     rows: list[dict[str, object]] = []
     said = [annotated(str(m.text), m.ts, tz) for m in msgs]
     for i, m in enumerate(msgs):
         lo, hi = max(0, i - CHAT_CONTEXT), min(len(msgs), i + CHAT_CONTEXT + 1)
-        lines = [
-            f"{o.actor or '?'}: {said[j] if j == i else _gist(said[j])}"
-            for j, o in zip(range(lo, hi), msgs[lo:hi], strict=True)
+        before = [
+            f"{BEFORE}{_speaker(o)}: {_gist(said[j])}"
+            for j, o in zip(range(lo, i), msgs[lo:i], strict=True)
         ]
-        rows.append(
-            {
-                "memory_id": stable_id("memory", "chat", m.event_id),
-                "ts": m.ts,
-                "kind": "chat",
-                "entities": _partners(getattr(m, "source", None), m.title),
-                "content": "\n".join(lines),
-                "confidence": 1.0,
-                "importance": 0.4,
-                "source": m.source_ref,
-                "source_refs": [m.source_ref],
-                "backend": COLLECTOR,
-                # the speaker, until memory_types keeps it only for someone else's words
-                "heard_from": m.actor if isinstance(m.actor, str) else None,
-            }
-        )
+        after = [
+            f"{AFTER}{_speaker(o)}: {_gist(said[j])}"
+            for j, o in zip(range(i + 1, hi), msgs[i + 1 : hi], strict=True)
+        ]
+        for part, text in enumerate(passages(said[i])):
+            rows.append(
+                {
+                    "memory_id": stable_id("memory", "chat", m.event_id, *([part] if part else [])),
+                    "ts": m.ts,
+                    "kind": "chat",
+                    "entities": _partners(getattr(m, "source", None), m.title),
+                    "content": "\n".join([*before, f"{_speaker(m)}: {text}", *after]),
+                    "confidence": 1.0,
+                    "importance": 0.4,
+                    "source": m.source_ref,
+                    "source_refs": [m.source_ref],
+                    "backend": COLLECTOR,
+                    # the speaker, until memory_types keeps it only for someone else's words
+                    "heard_from": m.actor if isinstance(m.actor, str) else None,
+                }
+            )
     return rows
 
 
+def _speaker(m: Any) -> str:
+    """A chat message -> its speaker as a record line names them ('?' when unknown)."""
+    return str(m.actor or "?")
+
+
+def passages(text: str, limit: int = PASSAGE_WORDS) -> list[str]:
+    """A message's text -> itself, or when longer than limit words, its passages of at most limit words, marked '…' where cut.
+
+    Cut at line breaks (an answer's paragraphs and list items), a line longer than the limit
+    into even runs of words.
+    """
+    if len(text.split()) <= limit:
+        return [text]
+    pieces: list[list[str]] = []  # each a run of lines
+    size = 0
+    for line in (x for x in text.splitlines() if x.strip()):
+        n = len(line.split())
+        runs = [line] if n <= limit else _even_runs(line.split(), limit)
+        for run in runs:
+            m = len(run.split())
+            if pieces and size + m <= limit:
+                pieces[-1].append(run)
+                size += m
+            else:
+                pieces.append([run])
+                size = m
+    last = len(pieces) - 1
+    return [
+        ("… " if k else "") + "\n".join(p) + (" …" if k < last else "")
+        for k, p in enumerate(pieces)
+    ]
+
+
+def _even_runs(words: list[str], limit: int) -> list[str]:
+    """A line's words + a limit -> the line as runs of about equal length, none over the limit."""
+    parts = -(-len(words) // limit)
+    step = -(-len(words) // parts)
+    return [" ".join(words[k : k + step]) for k in range(0, len(words), step)]
+
+
 def _gist(text: str) -> str:
-    """A neighbour's text -> its first CONTEXT_WORDS words, '…' where cut."""
-    words = text.split()
-    return text if len(words) <= CONTEXT_WORDS else " ".join(words[:CONTEXT_WORDS]) + " …"
+    """A neighbour's text -> one line of its first CONTEXT_WORDS words, '…' where cut."""
+    return cut(" ".join(text.split()), CONTEXT_WORDS)
 
 
 def _partners(source: object, title: object) -> list[str]:

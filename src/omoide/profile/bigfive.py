@@ -25,6 +25,7 @@ from omoide.core.kinds import is_bot
 from omoide.core.schemas import BIG_FIVE_TRAITS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
+from omoide.memory.chat_window import is_context
 from omoide.profile.topics import row_topics, session_place
 
 TRAITS = BIG_FIVE_TRAITS
@@ -99,9 +100,13 @@ class OwnText:
 
 
 def chat_lines(content: str) -> list[tuple[str, str]]:
-    """A chat record's content ("speaker: text" per line) -> (speaker, text) pairs."""
+    """A chat record's content ("speaker: text") -> (speaker, text) of its own message; a record written before neighbours were marked: of each line."""
+    lines = content.splitlines()
+    if any(is_context(x) for x in lines):  # the neighbours are records of their own
+        own = [x for x in lines if x.strip() and not is_context(x)]
+        lines = ["\n".join(own)] if own else []
     out = []
-    for line in content.splitlines():
+    for line in lines:
         speaker, sep, text = line.partition(": ")
         if sep and text.strip():
             out.append((speaker.strip(), text.strip()))

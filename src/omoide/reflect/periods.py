@@ -256,9 +256,11 @@ def extractive_summary(
     if other:
         parts.append("Projects and places: " + ", ".join(other) + ".")
     kinds = rows["kind"].value_counts()
+    # A long message is several records (its passages), one source.
+    messages = rows.loc[rows["kind"] == "chat", "source"].nunique()
     retained = int((rows["kind"].isin(FACT_KINDS) & (rows["backend"] == "user")).sum())
     parts.append(
-        f"{int(kinds.get('note', 0))} note paragraph(s), {int(kinds.get('chat', 0))} chat "
+        f"{int(kinds.get('note', 0))} note paragraph(s), {messages} chat "
         f"message(s) and {retained} retained fact(s) were written."
     )
     return " ".join(parts)

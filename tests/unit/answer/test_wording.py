@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 
 from omoide.answer.ask import ask
 from omoide.answer.cite import Answer, Citation
-from omoide.answer.lookup import BY_MEANING_ONLY
+from omoide.answer.lookup import BY_MEANING_ONLY, lookup_answer
 from omoide.answer.wording import reworded
 from omoide.core.settings import LLMSettings, get_settings
 from omoide.llm import ollama_llm
@@ -87,3 +87,10 @@ def test_memories_that_share_no_word_with_the_question_are_not_worded_as_its_ans
     got = ask("where did Peter move", get_settings(), now, lambda _: named, llm)
     assert got.answer == "Peter moved to the platform team."
     assert len(fake_ollama.bodies("/api/chat")) == 1
+
+
+def test_a_lookup_quotes_the_message_a_chat_memory_cites_not_its_neighbours() -> None:
+    window = "↑ Peter: Where are you staying?\nAiko: The ryokan in Higashiyama\n↓ Peter: Nice"
+    text, cites, matched = lookup_answer([_recalled(window, 0.4), _recalled("Booked it.", 0.2)])
+    assert text == "Aiko: The ryokan in Higashiyama (2026-11-20) Also: “Booked it.” (2026-11-20)"
+    assert matched and len(cites) == 2

@@ -7,7 +7,16 @@ from datetime import date, timedelta
 import pandas as pd
 
 from omoide.core import schemas
-from omoide.memory.records import SITTING_GAP_S, chat_records, day_records
+from omoide.memory.chat_evidence import CUT_WORDS, WHOLE_WORDS, evidence
+from omoide.memory.chat_window import AFTER, BEFORE, is_context
+from omoide.memory.records import (
+    CONTEXT_WORDS,
+    PASSAGE_WORDS,
+    SITTING_GAP_S,
+    chat_records,
+    day_records,
+    passages,
+)
 
 DAY = date(2026, 11, 19)
 NOW = pd.Timestamp("2026-11-20T03:00:00Z")
@@ -39,7 +48,12 @@ def _chat(messages: list[tuple[str, float, str]]) -> pd.DataFrame:
 def _spans(events: pd.DataFrame, records: pd.DataFrame) -> dict[str, list[pd.Timestamp]]:
     """Chat events + their records -> each record's own ref: the times of the messages its text shows."""
     at = {f"{e.actor}: {e.text}": e.ts for e in events.itertuples(index=False)}
-    return {r.source: [at[line] for line in r.content.splitlines()] for r in records.itertuples()}
+    return {
+        r.source: [
+            at[line.removeprefix(BEFORE).removeprefix(AFTER)] for line in r.content.splitlines()
+        ]
+        for r in records.itertuples()
+    }
 
 
 def test_a_window_never_crosses_a_silence_longer_than_the_sitting_gap() -> None:
@@ -63,13 +77,14 @@ def test_a_window_never_crosses_a_silence_longer_than_the_sitting_gap() -> None:
         gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
         assert all(0 < g <= SITTING_GAP_S for g in gaps), (ref, gaps)
     lines = {r.source: r.content.splitlines() for r in records.itertuples()}
+    # The neighbours are marked as context: the unmarked line is the record's own message.
     assert lines["chat.jsonl#L3"] == [
-        "Peter: Ryokan rabbit hole. Higashiyama or Gion?",
+        "↑ Peter: Ryokan rabbit hole. Higashiyama or Gion?",
         "Aiko: Higashiyama, quieter. Go to sleep!",
     ]
     assert lines["chat.jsonl#L5"] == [
         "Aiko: The flat was great, I applied!",
-        "Peter: Yay! Flights to Osaka are 640 euros",
+        "↓ Peter: Yay! Flights to Osaka are 640 euros",
     ]
     assert lines["chat.jsonl#L7"] == ["Aiko: Book them before the price goes up"]
     assert lines["chat.jsonl#L4"] == ["Peter: Standup moved to ten"]
@@ -83,3 +98,57 @@ def test_the_configured_gap_cuts_the_sitting() -> None:
     assert all(len(c.splitlines()) == 2 for c in together["content"])
     apart = day_records(events, schemas.empty(schemas.SESSIONS), DAY, "UTC", NOW, gap_s=60.0)
     assert all(len(c.splitlines()) == 1 for c in apart["content"])
+
+
+def test_a_long_message_is_passages_each_citing_it_between_the_same_neighbours() -> None:
+    reply = "Here is what covers a new car:\n" + "\n".join(
+        f"{n}. " + " ".join(f"w{n}_{i}" for i in range(40)) for n in range(1, 8)
+    )
+    events = _chat([("Peter", 0, "I just got a new Honda, what insurance?"), ("Peter", 1, reply)])
+    events = pd.concat(
+        [
+            events,
+            _chat([("Peter", 2, "Thanks, that helps")]).assign(
+                event_id="e09", source_ref="chat.jsonl#L3", actor="Aiko"
+            ),
+        ],
+        ignore_index=True,
+    )
+    records = chat_records(events, DAY, NOW)
+    question = records.loc[records["source"] == "chat.jsonl#L1", "content"].item()
+    # A neighbour is cut to its first CONTEXT_WORDS words; the message itself is whole.
+    assert question.splitlines()[0] == "Aiko: I just got a new Honda, what insurance?"
+    after = question.splitlines()[1]
+    assert after.startswith(f"{AFTER}Peter: Here is what") and after.endswith(" …")
+    assert len(after.split()) == CONTEXT_WORDS + 3  # the mark, the speaker, the words, "…"
+    parts = records[records["source"] == "chat.jsonl#L2"]
+    assert len(parts) > 1 and parts["memory_id"].is_unique
+    assert all(list(r) == ["chat.jsonl#L2"] for r in parts["source_refs"])
+    own = []
+    for content in parts["content"]:
+        lines = content.splitlines()
+        assert lines[0] == f"{BEFORE}Aiko: I just got a new Honda, what insurance?"
+        assert lines[-1] == f"{AFTER}Aiko: Thanks, that helps"
+        body = [x for x in lines if not is_context(x)]
+        assert len(" ".join(body).split()) <= PASSAGE_WORDS + 3  # speaker, "…" each side
+        own.append("\n".join(body).removeprefix("Peter: ").removeprefix("… ").removesuffix(" …"))
+    assert "\n".join(own) == reply  # cut at line breaks, nothing lost
+    # Recall shows the message whole, a long neighbour's first words, a short one whole.
+    shown = evidence(question).splitlines()
+    assert shown[0] == question.splitlines()[0]
+    assert len(shown[1].split()) == CUT_WORDS + 3
+    middle = parts["content"].iloc[0]
+    assert evidence(middle).splitlines()[0] == middle.splitlines()[0]  # short: whole
+    assert WHOLE_WORDS == CONTEXT_WORDS  # what is stored whole is shown whole
+    at_most = " ".join(["w"] * WHOLE_WORDS)
+    assert evidence(f"Aiko: hi\n{AFTER}Peter: {at_most}") == f"Aiko: hi\n{AFTER}Peter: {at_most}"
+    longer = evidence(f"Aiko: hi\n{AFTER}Peter: {at_most} w")
+    assert longer == f"Aiko: hi\n{AFTER}Peter: {' '.join(['w'] * CUT_WORDS)} …"
+
+
+def test_a_message_of_one_long_line_is_cut_into_even_runs() -> None:
+    text = " ".join(f"w{i}" for i in range(300))
+    parts = passages(text, limit=120)
+    assert [len(p.split()) for p in parts] == [101, 102, 101]  # 100 words + the marks
+    assert " ".join(p.removeprefix("… ").removesuffix(" …") for p in parts) == text
+    assert passages("short", limit=120) == ["short"]

@@ -135,11 +135,11 @@ def test_recall_on_overlapping_windows_never_cites_or_shows_a_line_twice(tmp_pat
     assert found and all(r.kind == "chat" for r in found)
     cited = [ref for r in found for ref in r.source_refs]
     assert len(cited) == len(set(cited)) == 10  # every message, once
-    shown = [line for r in found for line in r.content.splitlines()]
-    assert len(shown) == len(set(shown)) == 10
+    shown = [line_key(line) for r in found for line in r.content.splitlines()]
+    assert len(shown) == len(set(shown)) == 10  # a neighbour's mark aside
     # each result a stretch of one sitting, in order
     for r in found:
-        said = [int(line.split()[3]) for line in r.content.splitlines()]
+        said = [int(line_key(line).split()[3]) for line in r.content.splitlines()]
         assert said == list(range(said[0], said[0] + len(said)))
         assert max(said) <= 5 or min(said) >= 6, said
     assert {r.memory_id for r in found} <= set(records["memory_id"])
@@ -168,3 +168,24 @@ def test_recall_never_returns_the_same_record_or_window_twice(tmp_path: Path) ->
     assert len(cited) == len(set(cited)) == 5
     shown = [line for r in found if r.kind == "chat" for line in r.content.splitlines()]
     assert sorted(shown) == sorted(CHAT)  # every line, once
+
+
+def test_a_marked_chat_record_folds_only_where_its_own_message_is_shown() -> None:
+    # Records as chat_records writes them: the neighbours marked, the own message not.
+    first = "Aiko: Ramen tomorrow?\n↓ Peter: Sure, 13:00"
+    second = "↑ Aiko: Ramen tomorrow?\nPeter: Sure, 13:00\n↓ Aiko: The usual place"
+    third = "↑ Peter: Sure, 13:00\nAiko: The usual place"
+    # The second shows the first's and the third's messages: both fold into it.
+    shown = _distinct([1, 0, 2], [first, second, third])
+    assert [s.index for s in shown] == [1] and shown[0].folded == [0, 2]
+    assert shown[0].refs == ["chat.jsonl#L2", "chat.jsonl#L1", "chat.jsonl#L3"]
+    # Shown whole as the first's context, the second's message is shown: it folds there; the
+    # third's message is shown by none, so it is a result (its context, shown above, left out).
+    shown = _distinct([0, 2, 1], [first, third, second])
+    assert [s.index for s in shown] == [0, 1] and shown[0].folded == [2]
+    assert shown[1].content == "Aiko: The usual place"
+    # A neighbour shown cut is not its message shown: that record stays a result of its own.
+    cut_first = "Aiko: Ramen tomorrow?\n↓ Peter: Sure, …"
+    shown = _distinct([0, 1], [cut_first, second])
+    assert [s.index for s in shown] == [0, 1] and not shown[0].folded
+    assert shown[1].content == "Peter: Sure, 13:00\n↓ Aiko: The usual place"

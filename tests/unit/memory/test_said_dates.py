@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pandas as pd
 import pytest
 
-from omoide.memory.records import CONTEXT_WORDS, chat_records, note_records
+from omoide.memory.records import chat_records, note_records
 from omoide.memory.said_dates import annotated, date_label, stated_spans
 
 SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
@@ -118,15 +118,3 @@ def test_note_records_resolve_against_the_notes_day() -> None:
         tz="Europe/Berlin",
     )
     assert "the day before yesterday [2026-11-16]" in rows["content"].item()
-
-
-def test_a_long_neighbour_is_cut_and_the_message_itself_kept_whole() -> None:
-    reply = " ".join(f"w{i}" for i in range(300))
-    said = [
-        ("user", "I just got a new Honda, what insurance do I need?", SAID),
-        ("assistant", reply, SAID + timedelta(minutes=1)),
-    ]
-    rows = chat_records(_events(said, "chat"), SAID.date(), SAID, tz="UTC").set_index("source")
-    question = rows.loc["/c.jsonl#L1", "content"]
-    assert question.endswith(f"w{CONTEXT_WORDS - 1} …") and f"w{CONTEXT_WORDS} " not in question
-    assert rows.loc["/c.jsonl#L2", "content"].endswith("w299")  # its own text is whole

@@ -6,7 +6,15 @@ import pytest
 from pydantic import ValidationError
 
 from omoide.core.errors import OmoideError
-from omoide.profile.bigfive import TRAITS, LLMBigFive, llm_big_five, offline_big_five, own_texts
+from omoide.profile.bigfive import (
+    TRAITS,
+    LLMBigFive,
+    chat_lines,
+    chat_speakers,
+    llm_big_five,
+    offline_big_five,
+    own_texts,
+)
 from tests.fakes import FakeLLM, memory_rows, rows_at
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -129,3 +137,15 @@ def test_offline_regular_days_raise_conscientiousness():
         offline_big_five(regular, NOW).scores.conscientiousness
         > offline_big_five(erratic, NOW).scores.conscientiousness
     )
+
+
+def test_a_chat_records_own_message_is_read_and_its_marked_neighbours_are_not() -> None:
+    # The neighbours are records of their own; a long message's later lines are still its own.
+    window = "↑ Peter: Ramen tomorrow?\nAiko: Yes!\nAt the usual place\n↓ Peter: 13:00 then"
+    assert chat_lines(window) == [("Aiko", "Yes!\nAt the usual place")]
+    # A record written before neighbours were marked: a speaker per line, as it was read then.
+    assert chat_lines("Peter: Ramen tomorrow?\nAiko: Yes!") == [
+        ("Peter", "Ramen tomorrow?"),
+        ("Aiko", "Yes!"),
+    ]
+    assert chat_speakers(frame(rec("c1", window, kind="chat"))) == {"aiko"}

@@ -270,6 +270,10 @@ def test_the_extractive_digest_says_the_period_its_time_people_and_what_was_writ
         and "Projects and places: warelay (2)." in digest.summary
     )
     assert "1 note paragraph(s), 2 chat message(s) and 2 retained fact(s)" in digest.summary
+    # A long message is several records (its passages): still one message.
+    passage = rows[rows["memory_id"] == "a20"].assign(memory_id="a20-2", content="… more")
+    longer = period_digest(W47, days, pd.concat([rows, passage]), HIGHLIGHTS, spent, named)
+    assert "2 chat message(s)" in longer.summary
     assert digest.produced_by == "embedded:extractive-period-v1" and digest.weeks == []
     assert digest.refs and len(digest.highlights) <= 8
     month = period_digest(month_of(W47.since), days, rows, HIGHLIGHTS, spent, named)
