@@ -10,6 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from omoide.memory.chat_window import AFTER, BEFORE
+from omoide.memory.overlap import line_key
 from omoide.memory.recall import INFERRED
 from tests.fakes import run_cli
 
@@ -160,7 +162,8 @@ def test_no_chat_line_comes_twice_and_no_window_spans_two_sittings(sample_two_da
     found = _asked(sample_two_days, "what did I talk about with Peter")
     cited = [ref for hit in found for ref in hit["source_refs"]]
     assert len(cited) == len(set(cited))
-    shown = [" ".join(x.split()) for hit in found for x in hit["content"].splitlines()]
+    # a neighbour's mark aside ("↑ Peter: …" is Peter's line), no line comes twice
+    shown = [line_key(x) for hit in found for x in hit["content"].splitlines()]
     assert len(shown) == len(set(shown))
     chats = pd.concat(
         pd.read_parquet(p) for p in (sample_two_days / "lake/events").rglob("chat.parquet")
@@ -170,7 +173,8 @@ def test_no_chat_line_comes_twice_and_no_window_spans_two_sittings(sample_two_da
     assert len(windows) >= 3  # Thursday evening's exchange and Friday's two sittings
     for hit in windows:
         # a line is the message as said, with the dates it meant after its time words
-        times = [at[_STATED_DATE.sub("", x)] for x in hit["content"].splitlines()]
+        lines = [x.removeprefix(BEFORE).removeprefix(AFTER) for x in hit["content"].splitlines()]
+        times = [at[_STATED_DATE.sub("", x)] for x in lines]
         gaps = [(b - a).total_seconds() for a, b in zip(times, times[1:], strict=False)]
         assert all(0 < g <= 300 for g in gaps), hit
 
