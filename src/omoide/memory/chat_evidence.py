@@ -3,14 +3,14 @@
 A record's stored window (`omoide.memory.chat_window`) is what recall matches. What it shows
 of a neighbour: a short one whole (a line of the conversation, which the list then shows: a
 record whose own message it is folds there, `omoide.memory.distinct`), of a long one (an
-assistant's answer) its first words, which say what the message answers or what answered it. Kept apart
-from the window's format, which the benchmarks' cached homes are keyed by, since this changes
-what is shown and not what is stored.
+assistant's answer) its first words, which say what the message answers or what answered
+it. Kept apart from the window's format, which the benchmarks' cached homes are keyed by,
+since this changes what is shown and not what is stored.
 """
 
 from __future__ import annotations
 
-from omoide.memory.chat_window import BEFORE, cut, is_context
+from omoide.memory.chat_window import cut, is_context
 
 # A neighbour stored whole (records.CONTEXT_WORDS: a LoCoMo message is ~20 words, 90 % under
 # 40) is shown whole; of one cut when stored (an assistant's answer, ~290 words in
@@ -28,12 +28,8 @@ def evidence(content: str) -> str:
 
 def _shown_context(line: str) -> str:
     """A neighbour's line ("↑ speaker: text") -> itself when its text is short, else its text cut to CUT_WORDS words."""
-    mark, (speaker, sep, text) = line[: len(BEFORE)], line[len(BEFORE) :].partition(": ")
-    if not sep:
-        speaker, text = "", speaker
-    return (
-        line if len(text.split()) <= WHOLE_WORDS else f"{mark}{speaker}{sep}{cut(text, CUT_WORDS)}"
-    )
+    head, sep, text = line.partition(": ")  # records write every line "speaker: text"
+    return line if len(text.split()) <= WHOLE_WORDS else f"{head}{sep}{cut(text, CUT_WORDS)}"
 
 
 def own_text(content: str) -> str:

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from omoide.core.tokens import count_tokens
+from omoide.memory.chat_evidence import evidence
 from omoide.memory.chat_window import is_context
 from omoide.memory.overlap import Line, Seen, lines
 
@@ -79,10 +80,11 @@ def _home(
     words as one result (a note and its copy): that one.
     """
     own = [x for x in mine if not is_context(x.text)]
-    need = len(own) if len(own) < len(mine) else LINE_OVERLAP * len(own)
     held = [sum(s.seen.holds(x.key) for x in own) for s in same_day]
     shown = sum(any(s.seen.holds(x.key) for s in same_day) for x in own)
-    if one_record and own and shown >= need and shown > LINE_OVERLAP * len(own):
+    marked = len(own) < len(mine)  # a chat record: its neighbours are marked
+    enough = shown == len(own) if marked else shown > LINE_OVERLAP * len(own)
+    if one_record and own and enough:
         return same_day[held.index(max(held))]
     for s in same_day:
         union = words | s.words
@@ -133,7 +135,7 @@ def distinct(
     k: int,
     token_budget: int | None,
 ) -> list[Shown]:
-    """Candidate indices best first + their texts, citations, records and days -> up to k distinct results."""
+    """Candidate indices best first + their stored texts, citations, records and days -> up to k distinct results, as recall shows them (`chat_evidence`)."""
     walk = _Walk(token_budget)
     for i in order:
         if len(walk.taken) == k:
@@ -141,7 +143,8 @@ def distinct(
         if sources[i] in walk.cited:
             continue
         day = days[i]
-        mine, words = lines(contents[i]), _words(contents[i])
+        text = evidence(contents[i])  # only the candidates walked: most never are
+        mine, words = lines(text), _words(text)
         same_day = [s for s in walk.taken if s.day == day]
         home = _home(mine, words, same_day, len(set(refs[i]) - {sources[i]}) <= 1)
         if home is not None:

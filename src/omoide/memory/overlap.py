@@ -1,9 +1,10 @@
 """The lines of recalled memories: when two lines are the same line.
 
 A line is compared by its key: whitespace-normalised, case-folded, a leading list marker
-("- ") or a chat neighbour's mark ("↑ ", "↓ ") dropped. A record's line reads "who or where: what" (a chat line "Peter: How was the
-dentist?", a note "Friday > Log: Called the dentist"), while a day's digest quotes the
-"what" alone as a highlight ("- Called the dentist"). So a line is shown already when its
+("- ") or a chat neighbour's mark ("↑ ", "↓ ") dropped. A record's line reads "who or where:
+what" (a chat line "Peter: How was the dentist?", a note "Friday > Log: Called the
+dentist"), while a day's digest quotes the "what" alone as a highlight ("- Called the
+dentist"). So a line is shown already when its
 key is a shown line's key, when its key is what a shown line says after a colon, or when
 what it says after a colon is a shown line's key. Two records' "what" alone is not enough:
 "Peter: ok" and "Aiko: ok" are two lines.

@@ -90,7 +90,6 @@ from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
-from omoide.memory.chat_evidence import evidence
 from omoide.memory.distinct import distinct
 from omoide.memory.pools import Filters, lexical_while, passing, semantic_scores
 from omoide.memory.query_entities import (
@@ -525,7 +524,7 @@ def recall(
         rows, order, parts = ranked.rows, ranked.order, ranked.parts
         shown = distinct(
             order,
-            [evidence(c) for c in rows["content"].to_pylist()],
+            rows["content"].to_pylist(),
             rows["source"].to_pylist(),
             [r or [] for r in rows["source_refs"].to_pylist()],
             rows["day"].to_pylist(),

@@ -25,6 +25,7 @@ from omoide.core.kinds import is_bot
 from omoide.core.schemas import BIG_FIVE_TRAITS
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
+from omoide.memory.chat_evidence import own_text
 from omoide.memory.chat_window import is_context
 from omoide.profile.topics import row_topics, session_place
 
@@ -103,8 +104,7 @@ def chat_lines(content: str) -> list[tuple[str, str]]:
     """A chat record's content ("speaker: text") -> (speaker, text) of its own message; a record written before neighbours were marked: of each line."""
     lines = content.splitlines()
     if any(is_context(x) for x in lines):  # the neighbours are records of their own
-        own = [x for x in lines if x.strip() and not is_context(x)]
-        lines = ["\n".join(own)] if own else []
+        lines = [own_text(content)]
     out = []
     for line in lines:
         speaker, sep, text = line.partition(": ")
