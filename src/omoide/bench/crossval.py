@@ -65,6 +65,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "FEEDBACK_DOCS": (0, 2, 4, 6),
     "FEEDBACK_WEIGHT": (0.5, 1.0, 1.5),
     "NEAR_DUPLICATE": (0.7, 0.8, 0.9),
+    "SAME_SITTING": (0.5, 0.7, 0.85, 1.0),
 }
 _MODULES = {"LINE_OVERLAP": distinct_module, "NEAR_DUPLICATE": distinct_module}
 _ARGUMENTS = {

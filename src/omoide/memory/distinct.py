@@ -18,6 +18,17 @@ Walking the candidates best first, a candidate is
   result too long for what is left is skipped, not the end: later ones may fit; the first
   one is always taken, whole), and dropped when no line is left.
 
+Once k results are taken the walk goes on through the rest of the pool to fold: a record
+whose own message the list shows is cited by the result showing it, wherever it ranked (asked
+for 10, a record ranked 40th whose message is the neighbour shown whole under the 3rd result is
+cited there; a near copy is looked for among the first k only). Nothing is shown that was not
+shown before; what is shown is cited.
+
+With a spread (a question across events, `omoide.memory.across_events`), the walk takes
+each next candidate by its score times `factor` for every result its sitting has already,
+so a second window of one conversation comes after the first window of another unless it
+scores clearly higher.
+
 So no record is cited by two results of a list and no line is shown twice on one day. The
 same words on another day are another event ("dinner at the ramen place" twice), and stay
 a result of their own. Trimming, not joining overlapping windows into one stretch, is
@@ -26,14 +37,16 @@ measured in docs/memory-and-recall.md ("No record cited twice"): at equal words 
 
 from __future__ import annotations
 
+import heapq
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from omoide.core.tokens import count_tokens
 from omoide.memory.chat_evidence import evidence
 from omoide.memory.chat_window import is_context
-from omoide.memory.overlap import Line, Seen, lines
+from omoide.memory.overlap import Line, Seen, line_key, lines
 
 LINE_OVERLAP = 0.5
 NEAR_DUPLICATE = 0.8
@@ -67,30 +80,84 @@ def _words(content: str) -> frozenset[str]:
     return frozenset(_WORD.findall(content.casefold()))
 
 
-def _home(
-    mine: list[Line], words: frozenset[str], same_day: list[Shown], one_record: bool
+def _own(text: str) -> tuple[list[Line], bool]:
+    """A candidate's shown text -> its own lines (a chat record's not marked as context), and whether it had marked ones."""
+    mine = [t for t in text.splitlines() if t.strip()]
+    own = [Line(t, line_key(t)) for t in mine if not is_context(t)]
+    return own, len(own) < len(mine)
+
+
+def _shows_own(
+    own: list[Line], marked: bool, same_day: list[Shown], day: Seen, one_record: bool
 ) -> Shown | None:
-    """A candidate's lines and words (+ whether it cites one record) + the day's results -> the result it repeats, or None.
+    """A candidate's own lines (+ whether it is a marked chat record, cites one record) + the day's results and what they show -> the result showing them, or None.
 
     A memory of one record whose own text is shown on that day: the result showing most of
     it. Its own text: a chat record's lines not marked as context, all of which must be
     shown (so a fold never cites a message the list does not show); another record's lines,
     more than half of them. A digest or a session cites many records, and folding would cite
-    the ones whose lines are not shown: it is trimmed instead. Otherwise nearly the same
-    words as one result (a note and its copy): that one.
+    the ones whose lines are not shown: it is trimmed instead.
     """
-    own = [x for x in mine if not is_context(x.text)]
+    if not (one_record and own):
+        return None
+    shown = sum(day.holds(x.key) for x in own)  # by any result of the day
+    if not (shown == len(own) if marked else shown > LINE_OVERLAP * len(own)):
+        return None
     held = [sum(s.seen.holds(x.key) for x in own) for s in same_day]
-    shown = sum(any(s.seen.holds(x.key) for s in same_day) for x in own)
-    marked = len(own) < len(mine)  # a chat record: its neighbours are marked
-    enough = shown == len(own) if marked else shown > LINE_OVERLAP * len(own)
-    if one_record and own and enough:
-        return same_day[held.index(max(held))]
+    return same_day[held.index(max(held))]
+
+
+def _near_copy(words: frozenset[str], same_day: list[Shown]) -> Shown | None:
+    """A candidate's words + the day's results -> the one with nearly the same words (a note and its copy), or None."""
     for s in same_day:
+        # |A ∩ B| ≥ t·|A ∪ B| needs the smaller set to be at least t times the larger
+        small, large = sorted((len(words), len(s.words)))
+        if small < NEAR_DUPLICATE * large:
+            continue
         union = words | s.words
         if union and len(words & s.words) >= NEAR_DUPLICATE * len(union):
             return s
     return None
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How a walk spreads its results over sittings: each candidate's score and sitting, and the factor a sitting's every result costs the next."""
+
+    score: Sequence[float]
+    sitting: Sequence[Hashable]
+    factor: float
+
+
+def _spread_order(
+    order: list[int], spread: Spread | None, taken: Counter[Hashable]
+) -> Iterator[int]:
+    """Candidate indices best first + a spread + the results taken per sitting (updated by the caller) -> the candidates in the order to walk them.
+
+    Without a spread, the given order. With one, each next candidate is the one whose score
+    times factor ** (results its sitting has) is highest, ties by the given order; the score
+    of a candidate the ranking placed above its own score (the first result kept first, a
+    standing fact before the one it replaced) is raised to the best below it, so those
+    places hold.
+    """
+    if spread is None or spread.factor >= 1.0:
+        yield from order
+        return
+    placed = [0.0] * len(order)
+    best = 0.0
+    for p in range(len(order) - 1, -1, -1):
+        best = max(best, float(spread.score[order[p]]))
+        placed[p] = best
+    heap = [(-placed[p], p) for p in range(len(order))]
+    heapq.heapify(heap)
+    while heap:
+        bound, p = heapq.heappop(heap)
+        i = order[p]
+        now = placed[p] * spread.factor ** taken[spread.sitting[i]]
+        if now < -bound:  # its sitting took a result since: queue it again at its new score
+            heapq.heappush(heap, (-now, p))
+            continue
+        yield i
 
 
 class _Walk:
@@ -99,6 +166,7 @@ class _Walk:
     def __init__(self, token_budget: int | None) -> None:
         """Token budget (None: none) -> an empty walk."""
         self.taken: list[Shown] = []
+        self.days: dict[str, Seen] = {}  # the lines each day's results show, together
         self.cited: set[str] = set()
         self.budget = token_budget
         self.used = 0
@@ -114,6 +182,7 @@ class _Walk:
         """A new result + its record and refs + its tokens -> taken, citing what no result above cites."""
         shown.refs = [r for r in dict.fromkeys(refs) if r not in self.cited]
         self.taken.append(shown)
+        self.days.setdefault(shown.day, Seen()).add(x.key for x in shown.lines)
         self.cited.update(refs)
         self.cited.add(source)
         self.used += n
@@ -134,26 +203,41 @@ def distinct(
     days: list[str],
     k: int,
     token_budget: int | None,
+    spread: Spread | None = None,
 ) -> list[Shown]:
-    """Candidate indices best first + their stored texts, citations, records and days -> up to k distinct results, as recall shows them (`chat_evidence`)."""
+    """Candidate indices best first + their stored texts, citations, records and days (+ a spread over sittings) -> up to k distinct results, as recall shows them (`chat_evidence`)."""
     walk = _Walk(token_budget)
-    for i in order:
-        if len(walk.taken) == k:
-            break
+    per_sitting: Counter[Hashable] = Counter()
+    for i in _spread_order(order, spread, per_sitting):
+        full = len(walk.taken) == k
         if sources[i] in walk.cited:
             continue
         day = days[i]
-        text = evidence(contents[i])  # only the candidates walked: most never are
-        mine, words = lines(text), _words(text)
         same_day = [s for s in walk.taken if s.day == day]
-        home = _home(mine, words, same_day, len(set(refs[i]) - {sources[i]}) <= 1)
+        if full and not same_day:
+            continue
+        seen = walk.days.get(day, Seen())
+        one_record = len(set(refs[i]) - {sources[i]}) <= 1
+        if full:
+            # k taken: the rest of the pool is walked only to cite the records whose own
+            # text the list shows (stored and shown, a record's own lines are the same)
+            home = _shows_own(*_own(contents[i]), same_day, seen, one_record)
+            if home is not None:
+                walk.fold(home, i, sources[i], refs[i])
+            continue
+        text = evidence(contents[i])
+        words = _words(text)
+        home = _shows_own(*_own(text), same_day, seen, one_record) or _near_copy(words, same_day)
         if home is not None:
             walk.fold(home, i, sources[i], refs[i])
             continue
-        mine = [x for x in mine if not any(s.seen.holds(x.key) for s in same_day)]
+        mine = lines(text)
+        mine = [x for x in mine if not seen.holds(x.key)]
         if not mine:  # a digest whose every line a result shows: nothing left to show
             continue
         ok, n = walk.fits(mine)
         if ok:
             walk.take(Shown(i, day, [], mine, words), sources[i], refs[i], n)
+            if spread is not None:
+                per_sitting[spread.sitting[i]] += 1
     return walk.taken

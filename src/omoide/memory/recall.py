@@ -51,6 +51,13 @@ wrote: at close relevance their own notes, facts and messages come first. A dige
 restates records that are memories of their own: at close relevance the record is the better
 citation (its own words, a quarter of the length). On LoCoMo this cut the words in the top
 10 from 1,014 to 939 with recall@10 unchanged (82.5 -> 82.6).
+A question that gathers several events ("how many classes do I attend", "which came first",
+`omoide.memory.across_events`) has its results spread over sittings (a day's records of one
+kind and conversation): each further result of a sitting counts SAME_SITTING (0.7) less while
+the list is walked (`omoide.memory.distinct`). On LongMemEval dev this took recall_all@5 from
+77.5 to 85.0, on LoCoMo dev (asked for 10) R@10 from 84.8 to 85.0; other questions are ranked
+as before (spreading them all cost LoCoMo 2 points: its evidence is often several messages of
+one sitting).
 Rehearsal gains are logarithmic and small so recalling a memory cannot lock it at the top.
 With `forgetting=True` (`omoide recall --forgetting`) the strength part is instead the
 Ebbinghaus strength of `omoide.memory.strength` (age since the memory or its last recall, slower
@@ -90,7 +97,8 @@ from omoide.core.errors import OmoideError
 from omoide.core.kinds import MEMORY_KINDS, MEMORY_TYPES
 from omoide.core.settings import RecallSettings
 from omoide.embed.base import Embedder
-from omoide.memory.distinct import distinct
+from omoide.memory.across_events import across_events
+from omoide.memory.distinct import Spread, distinct
 from omoide.memory.pools import Filters, lexical_while, passing, semantic_scores
 from omoide.memory.query_entities import (
     SEP,
@@ -127,6 +135,7 @@ POOL_MIN = 100
 POOL_PER_K = 5
 FEEDBACK_DOCS = 6
 FEEDBACK_WEIGHT = 1.0
+SAME_SITTING = 0.7
 COLUMNS = [
     "memory_id",
     "kind",
@@ -530,6 +539,7 @@ def recall(
             rows["day"].to_pylist(),
             k,
             token_budget,
+            _spread(rows, ranked.score) if across_events(query) else None,
         )
         chosen = [s.index for s in shown]
         results = []
@@ -559,6 +569,20 @@ def recall(
     # cost ~20 ms of a 40-60 ms recall at 100k memories (docs/benchmarks.md, issue 29 part 5).
     log.debug("recall: %d candidates, %d results", rows.num_rows, len(results))
     return results
+
+
+def _spread(rows: pa.Table, score: np.ndarray) -> Spread:
+    """Candidates + their scores -> the spread over sittings for a question across events: a sitting is a day's records of one kind and the same entities (a conversation)."""
+    sittings = [
+        (day, kind, tuple(sorted(ents or ())))
+        for day, kind, ents in zip(
+            rows["day"].to_pylist(),
+            rows["kind"].to_pylist(),
+            rows["entities"].to_pylist(),
+            strict=True,
+        )
+    ]
+    return Spread(score, sittings, SAME_SITTING)
 
 
 @dataclass(frozen=True)
