@@ -231,8 +231,7 @@ def distinct(
         if home is not None:
             walk.fold(home, i, sources[i], refs[i])
             continue
-        mine = lines(text)
-        mine = [x for x in mine if not seen.holds(x.key)]
+        mine = [x for x in lines(text) if not seen.holds(x.key)]
         if not mine:  # a digest whose every line a result shows: nothing left to show
             continue
         ok, n = walk.fits(mine)
