@@ -5,7 +5,9 @@ speaker "user" or "assistant", the session id as the conversation, each session 
 haystack date with its turns TURN_SPACING_S apart) and ingested through the same library
 stages as `bench locomo` (`omoide.bench.locomo.ingest`), as the daily pipeline would have
 built it the day after the last turn. The question is then asked through `recall` with its
-`question_date` as `now` (decay and time words relative to it), k = 10, no rehearsal.
+`question_date` as `now` (decay relative to it), k = 10, no rehearsal. The question's time
+words are not turned into a window (as `omoide bench locomo`, `recall` is called directly):
+measured, they cost this set (docs/benchmarks.md, "A list cites all it shows").
 
 A hit covers the turns of the chat lines its `source_refs` cite (a chat memory its own turn,
 a digest the turns it quotes) and the sessions of those turns. Session recall_any@k: at
