@@ -67,7 +67,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "NEAR_DUPLICATE": (0.7, 0.8, 0.9),
     "SAME_SITTING": (0.5, 0.7, 0.85, 1.0),
 }
-_MODULES = {"LINE_OVERLAP": distinct_module, "NEAR_DUPLICATE": distinct_module}
+_MODULES = {"NEAR_DUPLICATE": distinct_module}
 _ARGUMENTS = {
     "W_LEX",
     "W_TIME",

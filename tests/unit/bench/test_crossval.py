@@ -19,13 +19,13 @@ FIXTURE = Path(__file__).parents[2] / "fixtures" / "locomo_tiny.json"
 
 
 def test_a_setting_is_in_place_inside_and_gone_after() -> None:
-    before = (recall_module.FEEDBACK_DOCS, distinct_module.LINE_OVERLAP)
-    with applied((("FEEDBACK_DOCS", 0.0), ("LINE_OVERLAP", 0.3), ("W_LEX", 0.6)), 0.05) as kw:
+    before = (recall_module.FEEDBACK_DOCS, distinct_module.NEAR_DUPLICATE)
+    with applied((("FEEDBACK_DOCS", 0.0), ("NEAR_DUPLICATE", 0.7), ("W_LEX", 0.6)), 0.05) as kw:
         assert recall_module.FEEDBACK_DOCS == 0 and isinstance(recall_module.FEEDBACK_DOCS, int)
-        assert distinct_module.LINE_OVERLAP == 0.3
+        assert distinct_module.NEAR_DUPLICATE == 0.7
         assert kw["w_lex"] == 0.6 and abs(kw["w_sem"] - 0.4) < 1e-9
         assert kw["decay_lambda"] == 0.05
-    assert (recall_module.FEEDBACK_DOCS, distinct_module.LINE_OVERLAP) == before
+    assert (recall_module.FEEDBACK_DOCS, distinct_module.NEAR_DUPLICATE) == before
 
 
 def test_each_fold_is_scored_with_what_the_other_conversations_chose() -> None:
