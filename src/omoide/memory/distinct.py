@@ -27,7 +27,9 @@ shown before; what is shown is cited.
 With a spread (a question across events, `omoide.memory.across_events`), the walk takes
 each next candidate by its score times `factor` for every result its sitting has already,
 so a second window of one conversation comes after the first window of another unless it
-scores clearly higher.
+scores clearly higher. A candidate may show several sittings (a day's digest restates each
+conversation it names): it counts as the one of them with the most results, and a result
+adds one to each.
 
 So no record is cited by two results of a list and no line is shown twice on one day. The
 same words on another day are another event ("dinner at the ramen place" twice), and stay
@@ -122,10 +124,10 @@ def _near_copy(words: frozenset[str], same_day: list[Shown]) -> Shown | None:
 
 @dataclass(frozen=True)
 class Spread:
-    """How a walk spreads its results over sittings: each candidate's score and sitting, and the factor a sitting's every result costs the next."""
+    """How a walk spreads its results over sittings: each candidate's score and the sittings it shows (a message one, a day's digest each it restates), and the factor a sitting's every result costs the next."""
 
     score: Sequence[float]
-    sitting: Sequence[Hashable]
+    sittings: Sequence[tuple[Hashable, ...]]
     factor: float
 
 
@@ -135,7 +137,7 @@ def _spread_order(
     """Candidate indices best first + a spread + the results taken per sitting (updated by the caller) -> the candidates in the order to walk them.
 
     Without a spread, the given order. With one, each next candidate is the one whose score
-    times factor ** (results its sitting has) is highest, ties by the given order; the score
+    times factor ** (most results any of its sittings has) is highest, ties by the given order; the score
     of a candidate the ranking placed above its own score (the first result kept first, a
     standing fact before the one it replaced) is raised to the best below it, so those
     places hold.
@@ -153,7 +155,7 @@ def _spread_order(
     while heap:
         bound, p = heapq.heappop(heap)
         i = order[p]
-        now = placed[p] * spread.factor ** taken[spread.sitting[i]]
+        now = placed[p] * spread.factor ** max((taken[x] for x in spread.sittings[i]), default=0)
         if now < -bound:  # its sitting took a result since: queue it again at its new score
             heapq.heappush(heap, (-now, p))
             continue
@@ -238,5 +240,5 @@ def distinct(
         if ok:
             walk.take(Shown(i, day, [], mine, words), sources[i], refs[i], n)
             if spread is not None:
-                per_sitting[spread.sitting[i]] += 1
+                per_sitting.update(spread.sittings[i])
     return walk.taken

@@ -24,6 +24,13 @@ from omoide.memory.across_events import across_events
         "去年は何回京都に行った？",
         "今月読んだ本はいくつ？",
         "どちらが先だった？ 引っ越しと転職を比べて",
+        # the state now or the last time: the latest beside the earlier accounts
+        "What type of vehicle model am I currently working on?",
+        "Is Peter still at Google?",
+        "When did I last go climbing?",
+        "What was the latest book Tim read?",
+        "今はどこに住んでいる？",
+        "最後にジムに行ったのはいつ？",
     ],
 )
 def test_questions_that_count_compare_or_order_events(question: str) -> None:
@@ -41,6 +48,8 @@ def test_questions_that_count_compare_or_order_events(question: str) -> None:
         "What kind of meal did John make with his family?",
         "What class is Peter taking?",  # a singular in -ss is no plural
         "京都の宿はどこ？",
+        "What did I do last week?",  # a time word, not the last of several
+        "今日は何をした？",
         "",
     ],
 )

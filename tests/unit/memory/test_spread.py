@@ -26,7 +26,7 @@ def _walk(order: list[int], score: list[float], sitting: list[str], factor: floa
         [DAY] * n,
         10,
         None,
-        Spread(score, sitting, factor),
+        Spread(score, [(s,) for s in sitting], factor),
     )
     return [s.index for s in shown]
 
@@ -92,3 +92,25 @@ def test_recall_spreads_a_counting_question_over_its_sittings(tmp_path: Path) ->
     # Peter's other two messages score above Mia's (0.65 > 0.62), but each costs 0.7 more
     assert [r.entities for r in many] == [["Peter"], ["Mia"]]
     assert many[0].score > many[1].score  # the best stays first
+
+
+def test_a_digest_counts_as_the_conversations_it_restates() -> None:
+    n = 3
+    sources = [f"chat.jsonl#L{i + 1}" for i in range(n)]
+    texts = ["Peter: climbing at the gym", "Mia: climbing at the crag", "- climbing, bouldering"]
+    # the digest of Peter's day (2) restates his chat: once that is shown, it costs 0.7 too
+    sittings = [(("Peter",),), (("Mia",),), (("digest",), ("Peter",))]
+    shown = distinct([0, 2, 1], texts, sources, [[s] for s in sources], [DAY] * n, 2, None,
+                     Spread([1.0, 0.8, 0.9], sittings, 0.7))  # fmt: skip
+    assert [s.index for s in shown] == [0, 1]  # 0.9 · 0.7 = 0.63 < Mia's 0.8
+    alone = [(("Peter",),), (("Mia",),), (("digest",),)]
+    shown = distinct([0, 2, 1], texts, sources, [[s] for s in sources], [DAY] * n, 2, None,
+                     Spread([1.0, 0.8, 0.9], alone, 0.7))  # fmt: skip
+    assert [s.index for s in shown] == [0, 2]  # a sitting of its own, it came next
+
+
+def test_recall_spreads_a_question_about_the_state_now(tmp_path: Path) -> None:
+    table = _conversations(tmp_path)
+    many = recall(table, FakeEmbedder(), "Where am I currently climbing gym bouldering wall?",
+                  NOW, k=2, rehearse=False)  # fmt: skip
+    assert [r.entities for r in many] == [["Peter"], ["Mia"]]
