@@ -21,7 +21,14 @@ Rules for the ambiguous cases:
 - a month or day without a year: the most recent one not in the future ("in December" on
   2026-11-25 is December 2025); "last November": the most recent strictly before the current
   month; "this November" and 今年の11月: the current year's.
-- "since X", Xから, X以降, X以来: [start of X, now].
+- a weekday after "a", "any" or "every" ("who works on a Sunday") names no one day: no window.
+- two months joined ("in March and April", "between May and July", 3月と4月, 3月から5月): from
+  the first one's start to the last one's end, each the most recent not in the future.
+- a slash date after "on" or "since" ("on 2/8"): month first, as in the US, Japan and ISO
+  8601; day first only when the first number cannot be a month ("on 15/2"). A British
+  "on 3/4" (3 April) is read as 4 March: docs/choices-and-limits.md.
+- "since X", Xから, X以降, X以来: [start of X, now]; a comparison with now ("a few months ago
+  compared to now", "than now") runs from the start of X to now as well.
 - ahead: tomorrow, the day after tomorrow, next week / month / year (not "the next week": a
   story's own next week), next Friday (the first one after today), 明日, 明後日, 来週, 来月,
   来年, 来週の金曜日, 3日後: those future periods.
@@ -253,6 +260,31 @@ _DAY_MONTH = re.compile(
     _I,
 )
 _DATE_JA = re.compile(r"(?<!\d)(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<d>\d{1,2})日")
+# "in March and April", "between May and July", "March or April 2023", 3月と4月, 3月〜5月:
+# the months from the first to the last, the second named bare
+_MONTHS_PAIR = re.compile(
+    rf"\b(?:in|during|between|from)\s+(?P<mon>{_MONTH_NAME})\s*(?:,|and|or|to|through|thru|until|till|-|–)"
+    rf"\s*(?P<mon2>{_MONTH_NAME})\b(?:,?\s+(?P<year>\d{{4}})\b)?",
+    _I,
+)
+_MONTHS_PAIR_JA = re.compile(
+    r"(?<!\d)(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?:と|か|から|〜|~|・|－|-)(?P<mon2>\d{1,2})月(?!曜)"
+)
+# "on 2/8", "since 11/3": month first (as in the US, Japan and ISO 8601), day first only when
+# the first number cannot be a month ("on 15/2"); "on" or "since" is needed, so "1/2 cup" and
+# "24/7" name no day
+_SLASH_DATE = re.compile(
+    r"\b(?P<pre>on|since)\s+(?P<a>\d{1,2})/(?P<b>\d{1,2})"
+    r"(?:/(?P<year>\d{4}))?(?![\d/])",
+    _I,
+)
+# a weekday after an article or "every" names any such day, not one ("on a Sunday")
+_ANY_DAY = re.compile(r"\b(?:a|an|any|every|each)\s+$", _I)
+# "a few months ago compared to now": the comparison runs from the named time to now
+_TO_NOW = re.compile(
+    r"\b(?:compared\s+(?:to|with)|than|versus|vs\.?)\s+(?:now|today|these\s+days|currently)\b|今と比べ",
+    _I,
+)
 # "since X" before a phrase and Xから / X以降 / X以来 after it open the window up to now
 _SINCE_BEFORE = re.compile(r"\bsince\s+$", _I)
 _SINCE_AFTER = re.compile(r"\s*(?:から|以降|以来)")
@@ -299,7 +331,9 @@ def _recent(m: re.Match[str], c: _Now) -> Span | None:
 
 
 def _weekday(m: re.Match[str], c: _Now) -> Span | None:
-    """'on Tuesday', 'Tuesday last week', 'this Friday', 'next Monday' -> that local day."""
+    """'on Tuesday', 'Tuesday last week', 'this Friday', 'next Monday' -> that local day; 'on a Sunday' -> None."""
+    if not m["pre"] and _ANY_DAY.search(m.string, 0, m.start()):
+        return None
     if (m["pre"] or "").lower() == "next":  # the first one after today
         wd = _WEEKDAYS.index(m["day"].lower())
         d = c.today + timedelta(days=(wd - c.today.weekday() - 1) % 7 + 1)
@@ -335,6 +369,20 @@ def _date(m: re.Match[str], c: _Now) -> Span | None:
     return _on_day(year, _month_number(m["mon"]), int(m["d"]), c)
 
 
+def _months(m: re.Match[str], c: _Now) -> Span | None:
+    """'in March and April', '3月から5月' -> from the first month's start to the last one's end."""
+    year = int(m["year"]) if m["year"] else None
+    a, b = (_in_month(_month_number(m[g]), year, "", c) for g in ("mon", "mon2"))
+    return min(a[0], b[0]), max(a[1], b[1])
+
+
+def _slash_date(m: re.Match[str], c: _Now) -> Span | None:
+    """'on 2/8', 'since 15/2', 'on 2/8/2023' -> that local day (month first unless it cannot be)."""
+    a, b = int(m["a"]), int(m["b"])
+    month, day = (a, b) if a <= 12 else (b, a)
+    return _on_day(int(m["year"]) if m["year"] else None, month, day, c)
+
+
 _Rule = Callable[[re.Match[str], _Now], Span | None]
 _FAMILIES: list[tuple[re.Pattern[str], _Rule]] = [
     (_NAMED, _named),
@@ -351,6 +399,9 @@ _FAMILIES: list[tuple[re.Pattern[str], _Rule]] = [
     (_MONTH_DAY, _date),
     (_DAY_MONTH, _date),
     (_DATE_JA, _date),
+    (_MONTHS_PAIR, _months),
+    (_MONTHS_PAIR_JA, _months),
+    (_SLASH_DATE, _slash_date),
 ]
 
 
@@ -379,6 +430,8 @@ def time_window(question: str, tz: str, now: datetime) -> TimeWindow | None:
     after = _SINCE_AFTER.match(question, e)
     if before or after or question[s:e].lower().startswith("since"):
         end = max(c.now, start)
+    elif _TO_NOW.search(question):
+        end = max(c.now, end)
     s, e = before.start() if before else s, after.end() if after else e
     return TimeWindow(start, end, question[s:e])
 

@@ -130,6 +130,31 @@ CASES = [
     ("Dec 3", day(2025, 12, 3), "Dec 3"),
     ("11月18日", day(2026, 11, 18), "11月18日"),
     ("2025年12月3日", day(2025, 12, 3), "2025年12月3日"),
+    # slash dates: month first, day first only when the first cannot be a month
+    ("what did I visit on 2/8?", day(2026, 2, 8), "on 2/8"),
+    ("on 11/3", day(2026, 11, 3), "on 11/3"),
+    ("on 12/3", day(2025, 12, 3), "on 12/3"),
+    ("on 15/2", day(2026, 2, 15), "on 15/2"),
+    ("on 2/8/2025", day(2025, 2, 8), "on 2/8/2025"),
+    ("since 11/3", (at(2026, 11, 3), NOW), "since 11/3"),
+    # two months joined: from the first's start to the last's end
+    (
+        "which airline did I fly in March and April?",
+        (at(2026, 3, 1), at(2026, 5, 1)),
+        "in March and April",
+    ),
+    ("between May and July", (at(2026, 5, 1), at(2026, 8, 1)), "between May and July"),
+    ("in March or April 2025", (at(2025, 3, 1), at(2025, 5, 1)), "in March or April 2025"),
+    ("in December to February", (at(2025, 12, 1), at(2026, 3, 1)), "in December to February"),
+    ("3月と4月に", (at(2026, 3, 1), at(2026, 5, 1)), "3月と4月"),
+    ("3月から5月まで", (at(2026, 3, 1), at(2026, 6, 1)), "3月から5月"),
+    # a comparison with now runs from the named time to now
+    (
+        "how far did I run a few months ago compared to now?",
+        (at(2026, 8, 1), NOW),
+        "a few months ago",
+    ),
+    ("was I sleeping more last month than now?", (at(2026, 10, 1), NOW), "last month"),
     # parts of a day
     ("this morning", (at(2026, 11, 25), at(2026, 11, 25, 12)), "this morning"),
     ("last night", (at(2026, 11, 24, 18), at(2026, 11, 25, 6)), "last night"),
@@ -226,6 +251,10 @@ def test_the_leftmost_longest_phrase_wins(question: str, phrase: str) -> None:
         "日本の記事",
         "2025年前半",
         "ask me anything",
+        "who works on a Sunday?",  # any Sunday, not the last one
+        "what do I cook every Friday?",
+        "add 1/2 cup of milk",
+        "open 24/7",
     ],
 )
 def test_questions_without_time_words_give_none(question: str) -> None:
