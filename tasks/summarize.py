@@ -28,7 +28,7 @@ from omoide.vault.daily import memory_path, without_front_matter, write_daily
 # -2: entity links on records, CJK digest terms; -3: memory types; -4: typed `## Retain`
 # lines with block ids in the vault; -5: a chat memory's context never crosses a sitting;
 # -6: time per activity and time at the computer by ActivityWatch's arithmetic (active_time)
-SUMMARIZE_VERSION = f"{__version__}-8"  # -8: chat neighbours marked, long messages as passages
+SUMMARIZE_VERSION = f"{__version__}-9"  # -9: slash dates and two months resolved, highlights cut
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:

@@ -14,7 +14,10 @@ What it rests on:
   overall ranking when a kind has fewer); terms are words of 3+ letters, and character
   bigrams in Chinese, Japanese and Korean (`omoide.memory.terms`), so that unspaced text
   has terms at all; a note or chat message needs about 3 words to be a candidate and a
-  title 2, where two CJK characters count as one word;
+  title 2, where two CJK characters count as one word; a highlight shows the first
+  HIGHLIGHT_WORDS (40) words of its text, or HIGHLIGHT_CJK (80) characters of Japanese or
+  Chinese, "…" where cut: it points to the record it cites, which holds the text whole (an
+  AI assistant's replies of ~300 words made a day's digest 2,000 words long);
 - the people and projects the notes and chats name.
 Facts come only from what the notes state explicitly (`## Retain`), added by summarize.
 """
@@ -32,12 +35,15 @@ import pandas as pd
 
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS
 from omoide.memory.active_time import Spent, active_time, time_by_activity
+from omoide.memory.chat_window import cut
 from omoide.memory.day_summary import DaySummary, Highlight
 from omoide.memory.records import activity_sessions
-from omoide.memory.terms import terms, word_count
+from omoide.memory.terms import has_cjk, terms, word_count
 
-DIGEST_MODEL = "extractive-digest-v1"
+DIGEST_MODEL = "extractive-digest-v2"  # v2: highlights cut to their first 40 words
 N_HIGHLIGHTS = 6
+HIGHLIGHT_WORDS = 40
+HIGHLIGHT_CJK = 80
 N_ACTIVITIES = 6
 QUOTA = {"note": 3, "chat": 1, "session": 2}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
@@ -177,7 +183,7 @@ def embedded_digest(
     n_chat = int((events["event_type"] == "chat").sum())
     if n_notes or n_chat:
         parts.append(f"{n_notes} note paragraph(s) and {n_chat} chat message(s) were written.")
-    highlights = [Highlight(c.text, c.refs) for c in top]
+    highlights = [Highlight(_gist(c.text), c.refs) for c in top]
     refs = tuple(dict.fromkeys(r for h in highlights for r in h.refs))
     return DaySummary(
         day="",
@@ -188,6 +194,14 @@ def embedded_digest(
         time_by_activity=spent,
         refs=refs,
     )
+
+
+def _gist(text: str) -> str:
+    """A highlight's text -> one line of its first HIGHLIGHT_WORDS words (HIGHLIGHT_CJK characters when it holds Japanese or Chinese), '…' where cut."""
+    line = cut(" ".join(text.split()), HIGHLIGHT_WORDS)
+    if has_cjk(line) and len(line) > HIGHLIGHT_CJK:
+        return line[:HIGHLIGHT_CJK].rstrip() + "…"
+    return line
 
 
 def _at_computer(at: Spent) -> str:

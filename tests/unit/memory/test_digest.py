@@ -134,3 +134,24 @@ def test_with_a_model_the_time_is_the_same_arithmetic(watched, sessions):
         with_model.time_by_activity
         == summarize_day(watched, sessions, DAY, TZ, None).time_by_activity
     )
+
+
+def test_a_highlight_shows_the_first_words_and_cites_the_whole(events, sessions):
+    chat = events[events["event_type"] == "chat"]
+    long_reply = chat.iloc[[0]].assign(
+        event_id="long",
+        text=" ".join(["the ryokan in Higashiyama is booked for the Kyoto trip"] * 30),
+        source_ref="chat.jsonl#L99",
+    )
+    japanese = chat.iloc[[0]].assign(
+        event_id="ja", text="京都の宿を予約した。" * 30, source_ref="chat.jsonl#L98"
+    )
+    # a day of just these two messages: both are highlights
+    day = summarize_day(
+        pd.concat([long_reply, japanese], ignore_index=True), sessions.iloc[0:0], DAY, TZ, None
+    )
+    shown = {h.refs[0]: h.text for h in day.highlights}
+    assert {"chat.jsonl#L99", "chat.jsonl#L98"} <= set(shown)
+    assert shown["chat.jsonl#L99"].split() == long_reply["text"].iloc[0].split()[:40] + ["…"]
+    assert shown["chat.jsonl#L98"] == ("京都の宿を予約した。" * 8) + "…"
+    assert all(len(h.text.split()) <= 41 for h in day.highlights)
