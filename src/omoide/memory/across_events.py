@@ -11,8 +11,9 @@ The cues are grammar, not topics: words that ask to count, add, compare or order
 plural object of a perfect or habitual question ("what states has Maria visited", "what
 instruments does Tim play"), and the state now or the last time ("what model am I currently
 working on", "when did I last ...", 今は, 最後に): the latest account is known as the latest
-only beside the earlier ones, which a ranking of one conversation's windows pushes out. They were written from English and Japanese question forms and
-checked against both development sets (docs/memory-and-recall.md, "Questions across events").
+only beside the earlier ones, which a ranking of one conversation's windows pushes out. They
+were written from English and Japanese question forms and checked against both development
+sets (docs/memory-and-recall.md, "Questions across events").
 """
 
 from __future__ import annotations

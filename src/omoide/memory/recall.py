@@ -635,9 +635,11 @@ def recall_asked(
     until = parse_when(asked.until, tz, now) if asked.until else None
     if cutoff is not None:
         until = min(until, cutoff) if until else cutoff
-    query, window = (
-        (asked.query, None) if asked.since or asked.until else worded(asked.query, tz, now)
-    )
+    query, window = asked.query, None
+    if not (asked.since or asked.until):
+        named = time_window(asked.query, tz, now)
+        if named is not None:
+            query, window = without_time_words(asked.query, named), (named.start, named.end)
     return recall(
         table,
         embedder,
@@ -658,14 +660,6 @@ def recall_asked(
         tz=tz,
         store=store,
     )
-
-
-def worded(query: str, tz: str, now: datetime) -> tuple[str, tuple[datetime, datetime] | None]:
-    """A question + timezone + now -> the text to search (without its time words) and the window they name (None when it names none)."""
-    named = time_window(query, tz, now)
-    if named is None:
-        return query, None
-    return without_time_words(query, named), (named.start, named.end)
 
 
 def as_of_end(as_of: str, tz: str) -> datetime:
