@@ -64,6 +64,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "POOL_MIN": (30, 50, 100),
     "FEEDBACK_DOCS": (0, 2, 4, 6),
     "FEEDBACK_WEIGHT": (0.5, 1.0, 1.5),
+    "FEEDBACK_ACROSS": (0.25, 0.5, 1.0),
     "NEAR_DUPLICATE": (0.7, 0.8, 0.9),
     "SAME_SITTING": (0.5, 0.7, 0.85, 1.0),
 }

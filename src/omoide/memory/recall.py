@@ -58,7 +58,11 @@ conversation it names): each further result of a sitting counts SAME_SITTING (0.
 the list is walked (`omoide.memory.distinct`). On LongMemEval dev this took recall_all@5 from
 77.5 to 87.5, on LoCoMo dev (asked for 10) R@10 from 84.8 to 85.0; other questions are ranked
 as before (spreading them all cost LoCoMo 2 points: its evidence is often several messages of
-one sitting).
+one sitting). Its second pass moves the question's vector half as far (FEEDBACK_ACROSS 0.5):
+the first pass's best are the sittings found first, and the full pull toward their centroid
+found more of them rather than the sitting still missing. On LongMemEval dev this took
+recall_all@5 from 87.5 to 90.0 and turn recall@10 from 86.5 to 87.8, on LoCoMo dev R@10 from
+84.9 to 85.0 (multi-hop 53.0 -> 53.8); the Japanese set does not move.
 Rehearsal gains are logarithmic and small so recalling a memory cannot lock it at the top.
 With `forgetting=True` (`omoide recall --forgetting`) the strength part is instead the
 Ebbinghaus strength of `omoide.memory.strength` (age since the memory or its last recall, slower
@@ -136,6 +140,7 @@ POOL_MIN = 100
 POOL_PER_K = 5
 FEEDBACK_DOCS = 6
 FEEDBACK_WEIGHT = 1.0
+FEEDBACK_ACROSS = 0.5
 SAME_SITTING = 0.7
 COLUMNS = [
     "memory_id",
@@ -449,12 +454,14 @@ def _states_a_date_within(
     )
 
 
-def _feedback_vector(table: lancedb.table.Table, vector: np.ndarray, ranked: _Ranked) -> np.ndarray:
-    """Table + query vector + a first ranking -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
+def _feedback_vector(
+    table: lancedb.table.Table, vector: np.ndarray, ranked: _Ranked, weight: float
+) -> np.ndarray:
+    """Table + query vector + a first ranking + a weight -> the vector moved toward the centroid of its top FEEDBACK_DOCS memories, unit length."""
     # Read apart: only these few of the ~200 candidates need their vector.
     top = ranked.rows["_rowid"].take(pa.array(ranked.order[:FEEDBACK_DOCS], pa.int64()))
     vectors = vectors_of(table, top.to_pylist())
-    moved = np.asarray(vector, dtype=np.float64) + FEEDBACK_WEIGHT * vectors.mean(axis=0)
+    moved = np.asarray(vector, dtype=np.float64) + weight * vectors.mean(axis=0)
     norm = np.linalg.norm(moved)
     return (moved / norm).astype(np.float32) if norm > 0 else vector
 
@@ -511,10 +518,12 @@ def recall(
         how = _How(decay_lambda, w_lex, w_sem, w_time, forgetting, window, tz)
         validity = validity or {}
         ranked = _ranked(table, lexical, semantic, credits, how, now, filters, validity, store)
+        gathers = across_events(query)
         if k > 1 and FEEDBACK_DOCS and len(ranked.order) > 1:
             # Second pass: the question's vector moved toward what the first pass ranked best
             # finds evidence worded like the answer rather than like the question.
-            moved = _feedback_vector(table, vector, ranked)
+            weight = FEEDBACK_ACROSS if gathers else FEEDBACK_WEIGHT
+            moved = _feedback_vector(table, vector, ranked, weight)
             head = int(ranked.rows["_rowid"][ranked.order[0]].as_py())
             semantic = semantic_scores(table, moved, wheres, tagged, n, filters)
             semantic.setdefault(head, 0.0)
@@ -540,7 +549,7 @@ def recall(
             rows["day"].to_pylist(),
             k,
             token_budget,
-            _spread(rows, ranked.score) if across_events(query) else None,
+            _spread(rows, ranked.score) if gathers else None,
         )
         chosen = [s.index for s in shown]
         results = []

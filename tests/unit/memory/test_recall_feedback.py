@@ -84,3 +84,19 @@ def test_one_result_asked_for_is_the_first_pass_alone(stored, monkeypatch):
     monkeypatch.setattr(recall_module, "_feedback_vector", lambda *a: calls.append(a) or a[1])
     assert [r.memory_id for r in recall(table, emb, QUESTION, NOW, k=1, rehearse=False)]
     assert calls == []
+
+
+def test_a_question_across_events_is_pulled_half_as_far(stored, monkeypatch):
+    table, emb = stored
+    weights = []
+    real = recall_module._feedback_vector
+
+    def spy(table, vector, ranked, weight):
+        weights.append(weight)
+        return real(table, vector, ranked, weight)
+
+    monkeypatch.setattr(recall_module, "_feedback_vector", spy)
+    recall(table, emb, QUESTION, NOW, k=5, rehearse=False)
+    recall(table, emb, "how many times did Melanie destress", NOW, k=5, rehearse=False)
+    assert weights == [recall_module.FEEDBACK_WEIGHT, recall_module.FEEDBACK_ACROSS]
+    assert recall_module.FEEDBACK_ACROSS < recall_module.FEEDBACK_WEIGHT
