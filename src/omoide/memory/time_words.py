@@ -34,6 +34,12 @@ Rules for the ambiguous cases:
   来年, 来週の金曜日, 3日後: those future periods.
 - `time_phrases` finds every phrase of a statement, resolved against the time it was said
   (`omoide.memory.said_dates`); a bare weekday is left out there.
+- a day named by its occasion (Christmas, New Year's Eve, Valentine's Day, Thanksgiving, Easter,
+  クリスマス, 大晦日, お正月, お盆; `omoide.memory.holidays`) counts only after on / at / over /
+  during / since / this / last / next or before a year ("a Christmas gift" and "for
+  Thanksgiving" name no day), in Japanese with a year before it (去年の, 2025年の) or a particle
+  after it (クリスマスに, 大晦日は); the most recent not in the future, "last" strictly before today,
+  "this" the current year's, "next" the first after today.
 - "a couple of" = 2; "a few" and 数 = 3.
 Odd questions never raise: a match that names no real date (Nov 31, 99999 days ago) is
 skipped. An unknown timezone raises `ConfigError`, as everywhere else.
@@ -48,6 +54,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from omoide.core.days import day_bounds, local_day, zone
+from omoide.memory.holidays import ENGLISH_NAMES, JAPANESE_NAMES, holiday_days
 
 Span = tuple[datetime, datetime]
 
@@ -278,6 +285,26 @@ _SLASH_DATE = re.compile(
     r"(?:/(?P<year>\d{4}))?(?![\d/])",
     _I,
 )
+# a day named by its occasion only after on / at / over / during / since / this / last / next or
+# before a year, and not as the first word of a thing ("spent $80 on Christmas gifts", "on New
+# Year's resolutions"): "a Christmas gift" and "for Thanksgiving" are often bought or planned
+# days before, and a window there would push those days' memories down
+_OCCASION_THINGS = (
+    r"gifts?|presents?|cards?|trees?|decorations?|lights?|ornaments?|shopping|sales?|part(?:y|ies)"
+    r"|dinners?|lunch(?:es)?|feasts?|meals?|menus?|cookies?|cand(?:y|ies)|eggs?|costumes?|movies?"
+    r"|songs?|music|resolutions?|lists?|ideas?|plans?|specials?|bonus(?:es)?|breaks?|markets?"
+)
+_HOLIDAY = re.compile(
+    rf"\b(?:(?P<pre>on|at|over|during|since|this|last|next)\s+)?(?P<name>{ENGLISH_NAMES})\b"
+    rf"(?:,?\s+(?P<year>\d{{4}})\b)?(?!['’]?\s*(?:{_OCCASION_THINGS})\b)",
+    _I,
+)
+# クリスマスに, 去年の大晦日は, お盆から: a relative year before it or a particle after it (not
+# クリスマスプレゼント, バレンタインのチョコ)
+_HOLIDAY_JA = re.compile(
+    rf"(?:(?P<year>\d{{4}})年の?|(?P<rel>一昨年|昨年|去年|今年|来年)の)?(?P<name>{JAPANESE_NAMES})"
+    r"(?=(?P<after>に|は|で|も|当日|の[夜朝昼日]|から|以降|以来|まで)?)"
+)
 # a weekday after an article or "every" names any such day, not one ("on a Sunday")
 _ANY_DAY = re.compile(r"\b(?:a|an|any|every|each)\s+$", _I)
 # "a few months ago compared to now": the comparison runs from the named time to now
@@ -383,6 +410,40 @@ def _slash_date(m: re.Match[str], c: _Now) -> Span | None:
     return _on_day(int(m["year"]) if m["year"] else None, month, day, c)
 
 
+def _occasion(name: str, year: int | None, rule: str, c: _Now) -> Span | None:
+    """A day's name, a year or a rule ('this', 'last', 'next', else the most recent not in the future) -> its local days."""
+    t = c.today
+    if year is not None:
+        days = holiday_days(name, year)
+    elif rule == "this":
+        days = holiday_days(name, t.year)
+    else:
+        days = holiday_days(name, t.year)
+        if days is not None:
+            if rule == "next":
+                days = days if days[0] > t else holiday_days(name, t.year + 1)
+            elif days[0] > t or (rule == "last" and days[0] == t):
+                days = holiday_days(name, t.year - 1)
+    return None if days is None else _days(days[0], days[1], c)
+
+
+def _holiday(m: re.Match[str], c: _Now) -> Span | None:
+    """'on Valentine's Day', 'last Christmas', 'Thanksgiving 2025' -> those local days; a bare name -> None."""
+    pre, year = (m["pre"] or "").lower(), m["year"]
+    if not (pre or year):
+        return None
+    return _occasion(m["name"], int(year) if year else None, pre, c)
+
+
+def _holiday_ja(m: re.Match[str], c: _Now) -> Span | None:
+    """'クリスマスに', '去年の大晦日は', '2025年のお盆' -> those local days; a bare name -> None."""
+    if not (m["year"] or m["rel"] or m["after"]):
+        return None
+    offset = {"今年": 0, "去年": -1, "昨年": -1, "一昨年": -2, "来年": 1}.get(m["rel"] or "")
+    year = int(m["year"]) if m["year"] else None if offset is None else c.today.year + offset
+    return _occasion(m["name"], year, "", c)
+
+
 _Rule = Callable[[re.Match[str], _Now], Span | None]
 _FAMILIES: list[tuple[re.Pattern[str], _Rule]] = [
     (_NAMED, _named),
@@ -402,6 +463,8 @@ _FAMILIES: list[tuple[re.Pattern[str], _Rule]] = [
     (_MONTHS_PAIR, _months),
     (_MONTHS_PAIR_JA, _months),
     (_SLASH_DATE, _slash_date),
+    (_HOLIDAY, _holiday),
+    (_HOLIDAY_JA, _holiday_ja),
 ]
 
 

@@ -28,6 +28,8 @@ CASES = [
     ("3日後に会う", "3日後 [2023-05-11]に"),
     ("I took my niece to the museum on 2/8", "on 2/8 [2023-02-08]"),
     ("in March and April I flew a lot", "in March and April [2023-03-01/2023-04-30] I"),
+    ("On Valentine's Day I flew Delta", "On Valentine's Day [2023-02-14] I"),
+    ("去年のクリスマスに京都へ行った", "去年のクリスマス [2022-12-25]に"),
 ]
 
 
@@ -43,6 +45,7 @@ def test_relative_time_is_followed_by_the_date_it_meant_when_said(text: str, par
         "2023-05-07 was the day",
         "see you on Friday",  # a bare weekday looks back or ahead
         "the next day we went home",  # the story's day, not the speaker's
+        "I need a Christmas gift for mom",  # a thing, not a day
         "I finished the book",
         "",
     ],
