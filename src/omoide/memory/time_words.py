@@ -413,17 +413,12 @@ def _slash_date(m: re.Match[str], c: _Now) -> Span | None:
 def _occasion(name: str, year: int | None, rule: str, c: _Now) -> Span | None:
     """A day's name, a year or a rule ('this', 'last', 'next', else the most recent not in the future) -> its local days."""
     t = c.today
-    if year is not None:
-        days = holiday_days(name, year)
-    elif rule == "this":
-        days = holiday_days(name, t.year)
-    else:
-        days = holiday_days(name, t.year)
-        if days is not None:
-            if rule == "next":
-                days = days if days[0] > t else holiday_days(name, t.year + 1)
-            elif days[0] > t or (rule == "last" and days[0] == t):
-                days = holiday_days(name, t.year - 1)
+    days = holiday_days(name, t.year if year is None else year)
+    if days is not None and year is None and rule != "this":
+        if rule == "next":
+            days = days if days[0] > t else holiday_days(name, t.year + 1)
+        elif days[0] > t or (rule == "last" and days[0] == t):
+            days = holiday_days(name, t.year - 1)
     return None if days is None else _days(days[0], days[1], c)
 
 

@@ -35,6 +35,7 @@ CASES = [
     ("on Halloween", day(2026, 10, 31)),
     ("at Thanksgiving", day(2025, 11, 27)),  # 2026's is tomorrow: not yet
     ("on Thanksgiving 2024", day(2024, 11, 28)),
+    ("next Thanksgiving", day(2026, 11, 26)),  # the first after today: tomorrow
     ("over Easter", day(2026, 4, 5)),
     ("on Good Friday", day(2026, 4, 3)),
     ("on Easter Monday", day(2026, 4, 6)),
@@ -100,3 +101,10 @@ def test_movable_and_fixed_days_fall_on_their_dates(name: str, year: int, first:
 
 def test_an_unknown_name_has_no_days() -> None:
     assert holiday_days("Peter's birthday", 2026) is None
+
+
+def test_last_on_the_day_itself_is_a_year_before() -> None:
+    christmas = datetime(2026, 12, 25, 20, tzinfo=Z)
+    on, last = (time_window(q, TZ, christmas) for q in ("on Christmas", "last Christmas"))
+    assert on is not None and (on.start, on.end) == day(2026, 12, 25)
+    assert last is not None and (last.start, last.end) == day(2025, 12, 25)
