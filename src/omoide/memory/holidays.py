@@ -54,7 +54,7 @@ def _after_easter(offset: int) -> Callable[[int], Days]:
 _ENGLISH: dict[str, Callable[[int], Days]] = {
     r"new\s+year['’]?s\s+eve": _fixed(12, 31),
     r"new\s+year['’]?s(?:\s+day)?": _fixed(1, 1),
-    r"valentine['’]?s(?:\s+day)?|valentines\s+day": _fixed(2, 14),
+    r"valentine['’]?s(?:\s+day)?": _fixed(2, 14),
     r"(?:st\.?|saint)\s+patrick['’]?s\s+day": _fixed(3, 17),
     r"april\s+fools['’]?\s+day": _fixed(4, 1),
     r"good\s+friday": _after_easter(-2),

@@ -251,6 +251,8 @@ _MONTH = re.compile(
     rf"(?!\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b)(?:,?\s+(?P<year>\d{{4}})\b)?",
     _I,
 )
+# 今年の, 去年の ... before a month or a named day: its year from the current one
+_YEARS_FROM_NOW = {"今年": 0, "去年": -1, "昨年": -1, "一昨年": -2, "来年": 1}
 # 11月, 2025年11月, 去年の3月 (not 月曜, not the 1月 inside 11月)
 _MONTH_JA = re.compile(
     r"(?<!\d)(?:(?P<year>\d{4})年|(?P<rel>一昨年|昨年|去年|今年)の?)?(?P<mon>\d{1,2})月(?!曜)"
@@ -385,7 +387,7 @@ def _month(m: re.Match[str], c: _Now) -> Span | None:
 
 def _month_ja(m: re.Match[str], c: _Now) -> Span | None:
     """'11月', '2025年11月', '去年の3月' -> that calendar month."""
-    offset = {"今年": 0, "去年": -1, "昨年": -1, "一昨年": -2}.get(m["rel"] or "")
+    offset = _YEARS_FROM_NOW.get(m["rel"] or "")
     year = int(m["year"]) if m["year"] else None if offset is None else c.today.year + offset
     return _in_month(int(m["mon"]), year, "", c)
 
@@ -434,7 +436,7 @@ def _holiday_ja(m: re.Match[str], c: _Now) -> Span | None:
     """'クリスマスに', '去年の大晦日は', '2025年のお盆' -> those local days; a bare name -> None."""
     if not (m["year"] or m["rel"] or m["after"]):
         return None
-    offset = {"今年": 0, "去年": -1, "昨年": -1, "一昨年": -2, "来年": 1}.get(m["rel"] or "")
+    offset = _YEARS_FROM_NOW.get(m["rel"] or "")
     year = int(m["year"]) if m["year"] else None if offset is None else c.today.year + offset
     return _occasion(m["name"], year, "", c)
 
