@@ -1,8 +1,8 @@
 """Is a number a card or a phone: the checks behind `omoide.ingest.pii`'s number detectors.
 
 Candidates come from the regexes in `pii_patterns`; these checks decide, with `stdnum.luhn`
-for cards and `phonenumbers` for phones, after ruling out shapes that are dates, SSNs,
-ISBNs, years, amounts and versions.
+for cards and `phonenumbers` for phones, after ruling out shapes that are dates (with a time
+too), SSNs, ISBNs, years, amounts and versions.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ import phonenumbers
 from stdnum import luhn
 
 from omoide.ingest.pii_patterns import EXTENSION, PHONE_REGIONS
+
+# A date and a time of day written with dots, a space between: the two parts' separators
+# differ, which no phone number's do.
+_DATE_TIME = re.compile(r"(\d{1,2})\.(\d{1,2})\.(?:\d{2}|\d{4}) (\d{1,2})\.(\d{2})(?:\.(\d{2}))?")
 
 
 def is_card(digits: str) -> bool:
@@ -32,8 +36,19 @@ def _digit_groups(number: str) -> list[str]:
     return re.findall(r"\d+", number)
 
 
+def _date_and_time(number: str) -> bool:
+    """Phone candidate -> True for a dotted date and time ("13.06.18 21.25.15", Finnish and German)."""
+    found = _DATE_TIME.fullmatch(number)
+    if found is None:
+        return False
+    d, mo, h, mi, s = (int(g or 0) for g in found.groups())
+    return 1 <= d <= 31 and 1 <= mo <= 12 and h <= 23 and mi <= 59 and s <= 59
+
+
 def _other_number_shape(groups: list[str], number: str) -> bool:
     """Digit groups -> True for shapes that are dates, SSNs, years or thousands, not phones."""
+    if _date_and_time(number):
+        return True
     sizes = [len(g) for g in groups]
     if len(groups) == 3:
         first, second, last = (int(g) for g in groups)

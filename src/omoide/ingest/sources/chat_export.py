@@ -17,9 +17,10 @@ not the export it should be (not text, another shape) is one Reject naming the f
 the source's other files are still read; a missing path, or a folder without any file of
 its kind, is a SourceError (a broken link or a folder of that name: a Reject naming it).
 
-Damage: UTF-16/32 files with a BOM are decoded (text_files); a file that is not text (a
-database, UTF-16 without a BOM) is one Reject naming it, a message whose text is mostly
-control or replacement characters a Reject naming the message. A JSON export that does not
+Damage: UTF-16/32 files with a BOM are decoded (text_files); a text export's lines end at LF,
+CRLF or a lone CR (an old Mac's), mixed or not; a file that is not text (a database, UTF-16
+without a BOM) is one Reject naming it, a message whose text is mostly control or
+replacement characters a Reject naming the message. A JSON export that does not
 decode as a whole (a flipped byte, a cut-off file, bytes that are not UTF-8) is read
 conversation by conversation (Discord: message by message): each damaged one is a Reject
 naming its position, the rest land.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from bisect import bisect_left, bisect_right
 from collections import Counter, OrderedDict
@@ -61,6 +63,7 @@ log = logging.getLogger(__name__)
 # same exports for day after day, and a Discord export is a file per channel.
 _KEPT_FILES = 64
 _LOCK = threading.Lock()
+_LINE_END = re.compile(rb"(\r\n?|\n)")
 
 
 @dataclass(frozen=True)
@@ -90,12 +93,17 @@ _KEPT: OrderedDict[tuple[Parser, str, tuple[int, int, int], Reading], Parsed] = 
 
 
 def text_lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
-    """A text export's bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected, named by line)."""
+    """A text export's bytes -> its lines (no line ends), None for a line that is not UTF-8 or is garbled (rejected, named by line).
+
+    A line ends at LF, CRLF or a lone CR: a file saved on an old Mac (or mixed by an editor)
+    ends its lines with CR only, and read at LF alone it was one line thousands long.
+    """
     out: list[str | None] = []
     offset = 0
-    for n, raw in enumerate(data.split(b"\n"), start=1):
+    parts = _LINE_END.split(data)  # line, its end, line, its end, ..., the last line
+    for n, (raw, end) in enumerate(zip(parts[::2], [*parts[1::2], b""], strict=True), start=1):
         try:
-            line: str | None = raw.decode("utf-8-sig" if n == 1 else "utf-8").rstrip("\r")
+            line: str | None = raw.decode("utf-8-sig" if n == 1 else "utf-8")
         except UnicodeDecodeError as exc:
             reason = f"invalid UTF-8 at byte offset {offset + exc.start}"
             parsed.rejects.append(Reject(f"{path}#L{n}", reason))
@@ -105,7 +113,7 @@ def text_lines(data: bytes, path: str, parsed: Parsed) -> list[str | None]:
                 parsed.rejects.append(Reject(f"{path}#L{n}", NOT_TEXT_LINE))
                 line = None
         out.append(line)
-        offset += len(raw) + 1
+        offset += len(raw) + len(end)
     return out
 
 

@@ -28,8 +28,11 @@ on" date with a first number above 12 means day first, a second number above 12 
 otherwise the weekdays vote (the reading under which more date lines name their right weekday);
 otherwise month first, LINE's English default. A weekday that fits neither reading does not
 make the line text (the export of issue 31 wrote "Mon, 12/03/2017"); only a weekday that is no
-weekday at all does ("2024/01/05 hello"). Days only move forward: an earlier date on its own
-line is text, as is, inside an open double quote, a date whose weekday does not fit.
+weekday at all does ("2024/01/05 hello"). Days move forward: an earlier date on its own line
+is text, unless it opens a block of its own (its weekday, if it names one, fits and the next
+line that is not blank is a message line: an older export's days appended after the newer
+ones, as in `Sun, 05/08/2016` after the 2017 blocks), whose messages then take that date.
+Inside an open double quote an earlier date, or one whose weekday does not fit, is text.
 
 Message lines: "time<TAB>speaker<TAB>text", or in files without a tab-separated message
 line, "time speaker text" (the Windows app's layout). Times are 24-hour ("09:15"; "24:10"
@@ -188,8 +191,11 @@ def parse_talk(data: bytes, path: str, read: Reading) -> Parsed:
                 current.quoted = not line.endswith('"')
                 current.lines.append(line[:-1] if not current.quoted else line)
                 continue
-        # Days only move forward: an earlier "date line" is a date typed in a message.
-        if dated is not None and (day is None or dated[0] >= day):
+        # Days move forward, so an earlier "date line" is a date typed in a message, unless
+        # it opens a block of its own: an older export's days appended after newer ones.
+        if dated is not None and (
+            day is None or dated[0] >= day or (dated[1] and _opens_block(lines, n, layout))
+        ):
             day, current, seen_date = dated[0], None, True
             continue
         if started is not None:
@@ -210,6 +216,16 @@ def parse_talk(data: bytes, path: str, read: Reading) -> Parsed:
         return parsed
     _add_messages(parsed, drafts, title or named, path, read)
     return parsed
+
+
+def _opens_block(lines: list[str | None], n: int, layout: _Layout) -> bool:
+    """A file's lines + a date line's number (1-based) + its layout -> is the next line that is not blank a message line?"""
+    message_line = _TAB_LINE if layout.tabs else _SPACE_LINE
+    for i in range(n, len(lines)):
+        line = lines[i]
+        if line is None or line.strip():
+            return line is not None and message_line.match(line) is not None
+    return False
 
 
 def _header(lines: list[str | None]) -> tuple[str | None, str | None, int]:

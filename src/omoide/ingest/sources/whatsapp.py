@@ -16,6 +16,11 @@ joweich/chat-miner, chatminer/chatparsers.py and test/whatsapp/*.txt):
     [20/11/2026, 08:02:11] Aiko: Booked it          iOS, seconds, brackets; `[11/20/26,
                                                     9:03:12 PM]` in the US
     2026/11/20 9:15 - 山田: こんにちは                 year first (Japanese and other locales)
+    13.06.18 klo 21.25.15 - Laura: Moi              Finnish: "klo", dots in the time too
+    20/11/2026 à 21:30 - Ann: Salut                 French ("à"; "21h30", "21 h 30" read too)
+
+Times may carry seconds, AM/PM in any case with or without dots ("p. m."), a trailing "Uhr".
+Lines end at LF, CRLF or a lone CR (an old Mac's; see chat_export.text_lines).
 
 A line that starts with a date and a time starts a message ("Name: text") or is a notice of
 the app ("Messages and calls are end-to-end encrypted…", "Peter joined using this group's
@@ -25,19 +30,24 @@ messages). iOS marks what the app wrote itself with a U+200E (left-to-right mark
 text: such notices, "image omitted" and `<attached: …>` lines are never a person's words.
 
 Kept out of the person's messages, counted in the log as skipped: the app's notices, media
-placeholders (a message that is only `<…>` in angle brackets — `<Media omitted>`,
-`<Medien ausgelassen>`, `<添付ファイル>`, `<attached: 00000012-PHOTO-….jpg>` —, "image
-omitted" and the like, a file name with "(file attached)" / "(Datei angehängt)", "null"
-for a view-once photo), deleted-message notices ("This message was deleted"), "Waiting for
-this message", missed calls, and the "<This message was edited>"
-mark at the end of an edited one; a caption after an attachment line is kept as the text.
+placeholders (tables of the app's own strings below: a message that is only `<…>` —
+`<Media omitted>`, `<Medien ausgelassen>`, `<attached: 00000012-PHOTO-….jpg>` in any
+language —, iOS's "image omitted" / "Bild weggelassen" / "imagen omitida" …, a file name with
+"(file attached)" / "(Datei angehängt)" / "(archivo adjunto)" / "(ファイル添付)" / "(附件)" …, a
+file the app named (`IMG-20241210-WA0001.jpg`) with a note in any language, iOS's
+"Title.pdf • 2 pages <attached: …>", "null" for a view-once photo), deleted-message notices,
+"Waiting for this message", missed calls, and the "<This message was edited>" mark at the
+end of an edited one; a caption after an attachment line is kept as the text.
 
-Day or month first: the export itself decides. A first number above 12 anywhere in the
-file means day first, a second one above 12 month first; otherwise dates going backwards
-within a year tell which part is the day (months only grow within a year); otherwise the
-default is day first (most locales), except month first for slash dates with an upper-case
-AM/PM (the US layout). A four-digit first number is a year (year, month, day). Two-digit
-years are 20yy.
+Day or month first: decided from all the file's dated lines, strongest evidence first. A
+first number above 12 anywhere means day first, a second one above 12 month first;
+otherwise the media file names on the lines vote (IMG-20241207-WA0003.jpg or
+00000012-PHOTO-2024-12-07-….jpg on a line dated 07/12/2024 proves day first); otherwise
+dates going backwards within a year do (months only grow within a year: the part that goes
+back is the day); otherwise day first (most locales), except month first for slash dates
+with an upper-case AM/PM (the US layout). WhatsApp's date lines name no weekday to vote, as
+LINE's do. The choice and what decided it are logged. A four-digit first number is a year
+(year, month, day); two-digit years are 20yy; a year 0000 or of three digits is impossible.
 
 Times are local wall-clock times without a zone: read in the source's `timezone` (a time
 skipped by a DST change takes the offset before it); messages of the same second keep their
@@ -51,15 +61,17 @@ Chat mit Lena.txt", "WhatsApp Chat - Kyoto Trip.zip" -> "Peter", "Lena", "Kyoto 
 unzipped `_chat.txt` takes its folder's name). `source_ref` is `path#Lnn` of the message's
 first line (of the chat text inside a zip). The event id hashes chat, time, speaker and
 text, so a later export of the same chat gives the same ids. A line that is not UTF-8 or is
-mostly control characters, a message with an impossible date or time, and a stray line
-before the first message are Rejects naming `path#Lnn`; a file with no dated line at all,
-or a zip without a chat text, is one Reject naming the file.
+mostly control characters, a message with an impossible date (31/11, year 0000: counted in
+the log) or time, and a stray line before the first message are Rejects naming `path#Lnn`;
+a file with no dated line at all, or a zip without a chat text, is one Reject naming it.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import re
+import unicodedata
 import zipfile
 import zlib
 from collections import Counter
@@ -84,6 +96,8 @@ from omoide.ingest.sources.chat_export import (
 )
 from omoide.ingest.sources.text_files import utf8_text
 
+log = logging.getLogger(__name__)
+
 KIND = "whatsapp"
 WHAT = "WhatsApp chat export"
 _PATTERNS = ("*.txt", "*.zip")
@@ -92,34 +106,73 @@ MAX_CHAT_BYTES = 256 << 20
 # Direction and isolation marks, and a BOM: WhatsApp puts some of them before dates and texts.
 _MARKS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
 _LRM = "\u200e"
+_ORDERS = {"ymd": "year first", "dmy": "day first", "mdy": "month first"}
+_BAD_YEAR = "impossible year"
 _START = re.compile(
     r"(?P<open>\[)?"
     r"(?P<a>\d{1,4})(?P<sep>[./-])\s?(?P<b>\d{1,2})(?P=sep)\s?(?P<c>\d{1,4})\.?,?\s+"
-    r"(?:klo\s+)?"  # Finnish: "13.6.2018 klo 21.25"
-    r"(?P<h>\d{1,2})[:.](?P<mi>\d{2})(?:[:.](?P<s>\d{2}))?"
-    r"(?:[\s\u202f]?(?P<ap>[AaPp])\.?\s?(?P<m>[Mm])\.?)?"
+    r"(?:(?:klo|à)\s+)?"  # Finnish "13.6.2018 klo 21.25", French "20/11/2026 à 21:30"
+    r"(?P<h>\d{1,2})(?:[:.]|\s?h\s?)(?P<mi>\d{2})(?:[:.](?P<s>\d{2}))?"  # 21:30, 21.30, 21h30, 21 h 30
+    r"(?:\s?(?P<ap>[AaPp])\.?\s?(?P<m>[Mm])\.?)?"
+    r"(?:\s?Uhr)?"  # German "21:30 Uhr"
     r"(?(open)\]\s|\s[-\u2013]\s)"
     r"(?P<rest>.*)"
 )
+# The names WhatsApp gives the media it saves: Android's IMG-20241207-WA0003.jpg (also VID-,
+# AUD-, PTT- for voice notes, DOC-, STK- for stickers), iOS's 00000012-PHOTO-2024-12-07-10-00-00.jpg.
+# Both carry the day the medium came, which is the day of the line that names it.
+_MEDIA_FILE = re.compile(
+    r"(?:IMG|VID|AUD|PTT|DOC|STK)-(?P<y>\d{4})(?P<mo>\d{2})(?P<d>\d{2})-WA\d+\.\w{2,5}"
+    r"|\d{8}-[A-Z]+-(?P<iy>\d{4})-(?P<imo>\d{2})-(?P<id>\d{2})(?:-\d{2}){3}\.\w{2,5}"
+)
+# What the app writes after an attached file's name, "<file> (file attached)", as real
+# exports in these languages show it (collected from the placeholder tables and test exports
+# of public WhatsApp parsers). A file the app named itself is an attachment whatever
+# language its note is in, so a language missing here costs only files the person named.
+_ATTACHED = (
+    "file attached", "Datei angehängt", "archivo adjunto", "fichier joint", "file allegato",
+    "arquivo anexado", "bestand bijgevoegd", "ファイル添付", "附件", "файл прикреплен",
+    "файл прикреплён",
+)  # fmt: skip
 _MEDIA = re.compile(
-    r"<[^<>\n]+>"
-    r"|\S.*\.\w{2,5} \((?:file attached|Datei angehängt|archivo adjunto|arquivo anexado"
-    r"|fichier joint|bestand bijgevoegd|file allegato)\)"
-    r"|(?:image|video|audio|sticker|GIF|document|Contact card) omitted"
-    r"|null",
+    r"<[^<>\n]+>"  # <Media omitted>, <Medien ausgelassen>, <attached: …> in any language
+    rf"|\S.*\.\w{{2,5}}\s*[(（](?:{'|'.join(map(re.escape, _ATTACHED))})[)）]"
+    rf"|(?:{_MEDIA_FILE.pattern})\s*[(（][^()（）\n]{{1,40}}[)）]"
+    r"|\S.*\s<[^<>\n:：]{1,30}[:：]\s?[^<>\n]+\.\w{2,5}>"  # iOS: "Title.pdf • 2 pages <attached: …>"
+    r"|null",  # a view-once photo
     re.IGNORECASE,
 )
-# What the app writes in a person's name that holds none of their words.
+# iOS's line for a medium left out of the export ("image omitted"), from the same sources;
+# iOS marks it with U+200E (see _spoken), which some tools strip on the way.
+_OMITTED = frozenset(
+    w.casefold()
+    for w in (
+        "image omitted", "video omitted", "audio omitted", "sticker omitted", "GIF omitted",
+        "document omitted", "Contact card omitted", "Bild weggelassen", "Video weggelassen",
+        "Audio weggelassen", "Sticker weggelassen", "GIF weggelassen", "Dokument weggelassen",
+        "Kontaktkarte ausgelassen", "imagen omitida", "video omitido", "audio omitido",
+        "sticker omitido", "GIF omitido", "documento omitido", "Tarjeta de contacto omitida",
+        "image absente", "vidéo absente", "audio omis", "sticker omis", "GIF retiré",
+        "document manquant", "Fiche contact manquante", "immagine omessa", "video omesso",
+        "audio omesso", "sticker non incluso", "GIF esclusa", "documento omesso",
+        "Scheda contatto omessa", "imagem não revelada", "vídeo não revelado",
+        "ficheiro de áudio não revelado", "sticker não revelado", "GIF não revelada",
+        "documento não revelado", "Contacto não revelado", "afbeelding weggelaten",
+        "video weggelaten", "sticker weggelaten", "изображение отсутствует",
+        "видео отсутствует", "аудио отсутствует", "стикер не добавлен", "GIF отсутствует",
+        "документ отсутствует",
+    )
+)  # fmt: skip
+# What the app writes in a person's name that holds none of their words (casefolded).
 _NOT_WORDS = {
-    "this message was deleted",
-    "you deleted this message",
-    "diese nachricht wurde gelöscht.",
-    "du hast diese nachricht gelöscht.",
-    "このメッセージは削除されました",
-    "waiting for this message. this may take a while.",
-    "missed voice call",
-    "missed video call",
-}
+    "this message was deleted", "this message was deleted.", "you deleted this message",
+    "you deleted this message.", "diese nachricht wurde gelöscht.",
+    "du hast diese nachricht gelöscht.", "se eliminó este mensaje.", "eliminaste este mensaje.",
+    "ce message a été supprimé.", "vous avez supprimé ce message.",
+    "questo messaggio è stato eliminato.", "hai eliminato questo messaggio.",
+    "esta mensagem foi apagada.", "このメッセージは削除されました",
+    "waiting for this message. this may take a while.", "missed voice call", "missed video call",
+}  # fmt: skip
 _EDITED = re.compile(
     r"[\s\u200e]*<(?:This message was edited|Diese Nachricht wurde bearbeitet"
     r"|このメッセージは編集されました)>$"
@@ -226,39 +279,73 @@ def parse_chat(data: bytes, path: str, read: Reading) -> Parsed:
             Reject(path, "not a WhatsApp chat export: no line starts with a date and a time")
         ]
         return parsed
-    order = date_order([d.m for d in drafts])
+    order, why = date_order([d.m for d in drafts])
+    log.info("%s: dates read %s (%s)", path, _ORDERS[order], why)
     _add_messages(parsed, drafts, order, chat_title(path), path, read)
+    bad_years = sum(r.reason.startswith(_BAD_YEAR) for r in parsed.rejects)
+    if bad_years:
+        log.warning("%s: %d message(s) dated in an impossible year, rejected", path, bad_years)
     return parsed
 
 
-def date_order(starts: list[re.Match[str]]) -> str:
-    """Every dated line's match -> "ymd", "dmy" or "mdy": the order the export writes dates in."""
+def date_order(starts: list[re.Match[str]]) -> tuple[str, str]:
+    """Every dated line's match -> ("ymd", "dmy" or "mdy", what decided it): the order the export writes dates in."""
     if any(len(m["a"]) == 4 for m in starts):
-        return "ymd"
+        return "ymd", "a four-digit year first"
     parts = [(int(m["a"]), int(m["b"]), int(m["c"])) for m in starts]
     if any(a > 12 for a, _, _ in parts):
-        return "dmy"
+        return "dmy", "a first number above 12"
     if any(b > 12 for _, b, _ in parts):
-        return "mdy"
+        return "mdy", "a second number above 12"
+    named = _media_votes(starts)
+    if named["dmy"] != named["mdy"]:
+        return max(named, key=named.__getitem__), "the days in media file names"
     # Within a year the month never goes back: the part that does is the day.
+    back: Counter[str] = Counter()
     for (a0, b0, y0), (a1, b1, y1) in pairwise(parts):
         if y0 == y1 and a1 < a0 and b1 > b0:
-            return "dmy"
-        if y0 == y1 and b1 < b0 and a1 > a0:
-            return "mdy"
-    us = any(m["sep"] == "/" and m["ap"] is not None and m["ap"].isupper() for m in starts)
-    return "mdy" if us else "dmy"
+            back["dmy"] += 1
+        elif y0 == y1 and b1 < b0 and a1 > a0:
+            back["mdy"] += 1
+    if back["dmy"] != back["mdy"]:
+        return max(back, key=back.__getitem__), "dates going backwards"
+    if any(m["sep"] == "/" and m["ap"] is not None and m["ap"].isupper() for m in starts):
+        return "mdy", "the US layout: slashes and an upper-case AM/PM"
+    return "dmy", "nothing to tell: day first, as most locales write it"
+
+
+def _media_votes(starts: list[re.Match[str]]) -> Counter[str]:
+    """Dated lines' matches -> how many name a media file of their own day read day first, and month first."""
+    votes: Counter[str] = Counter({"dmy": 0, "mdy": 0})
+    for m in starts:
+        a, b, year = int(m["a"]), int(m["b"]), _year(m["c"])
+        for f in _MEDIA_FILE.finditer(m["rest"]):
+            y, mo, d = (int(f[k] or f["i" + k]) for k in ("y", "mo", "d"))
+            if y != year or a == b:
+                continue  # another day's file (forwarded), or both orders read the same
+            votes["dmy"] += (d, mo) == (a, b)
+            votes["mdy"] += (mo, d) == (a, b)
+    return votes
+
+
+def _year(written: str) -> int:
+    """A year as the export writes it ("24" or "2024") -> the year (two digits are 20yy)."""
+    return int(written) + (2000 if len(written) <= 2 else 0)
 
 
 def _when(m: re.Match[str], order: str, tz: ZoneInfo) -> datetime | str:
     """A dated line's match + date order + zone -> its UTC time, or why it is impossible."""
-    a, b, c = int(m["a"]), int(m["b"]), int(m["c"])
-    y, mo, d = (a, b, c) if order == "ymd" else (c, b, a) if order == "dmy" else (c, a, b)
-    y += 2000 if y < 100 else 0
+    a, b, c = m["a"], m["b"], m["c"]
+    if order == "ymd":
+        written, mo, d = a, int(b), int(c)
+    else:
+        written, mo, d = (c, int(b), int(a)) if order == "dmy" else (c, int(a), int(b))
+    if len(written) == 3 or (len(written) == 4 and int(written) == 0):
+        return f"{_BAD_YEAR} {written}"  # no calendar has a year 0000; 202 is a year cut short
     try:
-        day = date(y, mo, d)
+        day = date(_year(written), mo, d)
     except ValueError:
-        return f"impossible date {m['a']}{m['sep']}{m['b']}{m['sep']}{m['c']}"
+        return f"impossible date {a}{m['sep']}{b}{m['sep']}{c}"
     hour, minute, second = int(m["h"]), int(m["mi"]), int(m["s"] or 0)
     if m["ap"] is not None:
         if not 1 <= hour <= 12:
@@ -266,7 +353,10 @@ def _when(m: re.Match[str], order: str, tz: ZoneInfo) -> datetime | str:
         hour = hour % 12 + (12 if m["ap"].lower() == "p" else 0)
     if hour > 23 or minute > 59 or second > 59:
         return f"impossible time of day {m['h']}:{m['mi']}"
-    return datetime.combine(day, time(hour, minute, second), tzinfo=tz).astimezone(UTC)
+    try:
+        return datetime.combine(day, time(hour, minute, second), tzinfo=tz).astimezone(UTC)
+    except OverflowError:  # year 1 or 9999 moved past the calendar's end by the zone
+        return f"impossible date {a}{m['sep']}{b}{m['sep']}{c}"
 
 
 def _spoken(rest: str) -> tuple[str, str] | None:
@@ -287,7 +377,8 @@ def _spoken(rest: str) -> tuple[str, str] | None:
 def _words(text: str) -> str:
     """A message's text as exported -> the person's words in it ('' for a placeholder or notice)."""
     first, _, rest = text.partition("\n")
-    if _MEDIA.fullmatch(first.strip(_MARKS + " ")):
+    first = unicodedata.normalize("NFC", first.strip(_MARKS + " "))  # "angehängt" as NFD too
+    if _MEDIA.fullmatch(first) or first.casefold() in _OMITTED:
         text = rest  # the attachment line; what follows is its caption
     text = _EDITED.sub("", text).strip()
     if text.strip(_MARKS).casefold() in _NOT_WORDS:
