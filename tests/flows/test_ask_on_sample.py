@@ -75,3 +75,22 @@ def test_a_lookup_nothing_names_says_so_before_the_closest_memories(
     assert absent["citations"]  # still shown, with their sources
     found = _ask(sample_two_days, "which store did we pick for warelay")
     assert found["answer"].startswith("Lance is the right store for warelay"), found["answer"]
+
+
+def test_a_day_with_no_records_is_said_so_not_answered_with_an_empty_line(
+    sample_two_days: Path,
+) -> None:
+    tuesday = "2026-12-01T10:00"  # the sample ends on Friday 20 November
+    for question in ("what did I do yesterday", "昨日は何をしましたか"):
+        got = _ask(sample_two_days, question, now=tuesday)
+        assert got["kind"] == "overview"
+        assert got["window"] == {"since": "2026-11-30", "until": "2026-11-30"}
+        assert got["answer"] == "Nothing was recorded on Monday, 30 November 2026."
+        assert got["citations"] == []
+    spent = _ask(sample_two_days, "how long was I on github.com last week", now=tuesday)
+    assert spent["answer"].startswith("Nothing was recorded in the week 2026-W48")
+    # Records on the day, none of the subject: said, with no "About 0 min".
+    absent = _ask(sample_two_days, "how long was I on example.org on Friday")
+    assert absent["answer"].startswith("ActivityWatch recorded no time on example.org")
+    when = _ask(sample_two_days, "when did I last talk to Peter last week", now=tuesday)
+    assert when["when"] is None and when["answer"].startswith("No record in the week 2026-W48")

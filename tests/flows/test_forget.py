@@ -212,3 +212,16 @@ def test_forget_a_domain_a_person_and_a_day_leaves_no_trace_even_after_recollect
         assert r.returncode == 0, r.stderr
         found = " ".join(m["content"] for m in json.loads(r.stdout)).lower()
         assert not any(n.text.lower() in found for n in DOMAIN + PERSON + DAY + site)
+
+    # Asked about what was forgotten, omoide says so and when, never "0 min" or another memory.
+    asked = {
+        f"how long was I on {SITE} last week": SITE,
+        "when did I last talk to Quillon": "Quillon",
+    }
+    for question, what in asked.items():
+        r = run_cli("ask", question, "--now", "2026-11-23T10:00", "--json", home=home)
+        assert r.returncode == 0, r.stderr[-2000:]
+        got = json.loads(r.stdout)
+        assert got["answer"].startswith(f"You asked omoide to forget {what} on "), got["answer"]
+        assert got["answer"].endswith("; nothing of it is kept.") and "0 min" not in got["answer"]
+        assert got["citations"] == [] and got["minutes"] is None and got["basis"] == "tombstones"

@@ -11,7 +11,8 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from omoide.answer.cite import Answer
-from omoide.answer.lookup import lookup_answer
+from omoide.answer.forgotten import Forgotten, forgotten, gone_text, left_out_text
+from omoide.answer.lookup import SHOWN, lookup_answer
 from omoide.answer.overview import overview
 from omoide.answer.question import Question, classify
 from omoide.answer.time_spent import default_window, time_spent_answer
@@ -44,24 +45,51 @@ def answer_question(q: Question, settings: Settings, now: datetime, recall: Reca
         first, last = _local_days(window, tz, now)
         text, cites, basis = overview(settings.vault_dir, settings.home, first, last)
         return Answer("overview", (first, last), text, cites, subject=q.subject, basis=basis)
+    gone = forgotten(settings.state_dir, q.subject)
     if q.kind == "time_spent":
         window = window or default_window(tz, now)
         # What has not happened yet holds no time: "this week" runs up to now.
         window = (window[0], max(window[0], min(window[1], now)))
         text, minutes, cites, basis = time_spent_answer(settings.lake_dir, q.subject, window, tz)
         days = _local_days(window, tz, now)
-        return Answer(
+        found = Answer(
             "time_spent", days, text, cites, minutes=minutes, subject=q.subject, basis=basis
         )
+        return _told(found, gone, bool(minutes), tz)
     if q.kind == "when":
         text, moment, cites = when_answer(
             settings.lake_dir, settings.home, q.subject, window, tz, q.first
         )
         days = _local_days(window, tz, now) if window else None
-        return Answer("when", days, text, cites, when=moment, subject=q.subject, basis="lake")
-    text, cites, matched = lookup_answer(recall(q.text))
+        found = Answer("when", days, text, cites, when=moment, subject=q.subject, basis="lake")
+        return _told(found, gone, moment is not None, tz)
+    results = recall(q.text)
+    text, cites, matched = lookup_answer(results)
     days = _local_days(window, tz, now) if window else None
-    return Answer("lookup", days, text, cites, subject=q.subject, basis="recall", matched=matched)
+    found = Answer("lookup", days, text, cites, subject=q.subject, basis="recall", matched=matched)
+    # Only a memory that still says it is an answer about it; any other is only near in meaning.
+    kept = gone is not None and any(
+        gone.what.casefold() in r.content.casefold() for r in results[:SHOWN]
+    )
+    return _told(found, gone, kept, tz)
+
+
+def _told(found: Answer, gone: Forgotten | None, kept: bool, tz: str) -> Answer:
+    """An answer + what its subject names that was forgotten + whether anything of it was kept -> the answer that says so."""
+    if gone is None:
+        return found
+    if kept:
+        found.answer = f"{found.answer} {left_out_text(gone, tz)}"
+        return found
+    # No figure, moment or memory: "0 min" or the nearest memory would read as an answer.
+    return Answer(
+        found.kind,
+        found.window,
+        gone_text(gone, tz),
+        subject=found.subject,
+        basis="tombstones",
+        matched=False,
+    )
 
 
 def ask(

@@ -17,6 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from omoide.answer.cite import Citation, shown
+from omoide.answer.periods import day_named, nothing_recorded
 from omoide.vault.page_reader import PageLine, page_sections
 
 MAX_HIGHLIGHTS = 6
@@ -41,9 +42,7 @@ class Page:
 
 def day_page(vault_dir: Path, day: date) -> Page:
     """Vault + day -> its daily page."""
-    return Page(
-        vault_dir / "memory" / f"{day.isoformat()}.md", day, day, f"{day:%A}, {day.day} {day:%B %Y}"
-    )
+    return Page(vault_dir / "memory" / f"{day.isoformat()}.md", day, day, day_named(day))
 
 
 def week_page(vault_dir: Path, day: date) -> Page:
@@ -76,7 +75,8 @@ def _days(first: date, last: date) -> list[date]:
 def pages_for(vault_dir: Path, first: date, last: date) -> list[Page]:
     """Vault + an inclusive window of local days -> the smallest existing pages that cover it (day pages as the fallback)."""
     if first == last:
-        return [day_page(vault_dir, first)]
+        page = day_page(vault_dir, first)
+        return [page] if page.path.exists() else []
     if first.isocalendar()[:2] == last.isocalendar()[:2]:
         chosen = [week_page(vault_dir, first)]
     elif (first.year, first.month) == (last.year, last.month):
@@ -179,9 +179,6 @@ def overview(
 ) -> tuple[str, list[Citation], str]:
     """Vault + home + an inclusive window of local days -> the answer's text, its citations, what it was read from."""
     pages = pages_for(vault_dir, first, last)
-    if not pages:
-        span = first.isoformat() if first == last else f"{first} to {last}"
-        return f"Nothing was recorded on {span}.", [], "none"
     if len(pages) > MAX_DAYS_LISTED:
         pages = _busiest(pages, MAX_DAYS_LISTED)
     parts: list[str] = []
@@ -197,6 +194,9 @@ def overview(
         )
         parts.append(lead + " ".join(sentences))
         cites += cited
+    if not parts:
+        # No page, or pages with nothing the pipeline wrote: an empty line would read as an answer.
+        return nothing_recorded(first, last), [], "none"
     kinds = {"weekly": "week page", "monthly": "month page"}
     basis = kinds.get(pages[0].path.parent.name, "day pages" if len(pages) > 1 else "day page")
     return "\n".join(parts), cites, basis

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.answer.cite import Citation
+from omoide.answer.periods import nothing_recorded, period_named
 from omoide.core.days import day_bounds, days_between, local_day
 from omoide.memory.active_time import Spent, time_on
 from omoide.store.lake import read_events, read_facts
@@ -73,10 +74,10 @@ def time_spent_answer(
     days = days_between(first, last)
     # An event is stored on the day it starts: one running past midnight into the window counts.
     events = _events(lake_dir, [first - timedelta(days=1), *days])
-    if events.empty or not subject:
-        span = first.isoformat() if first == last else f"{first} to {last}"
-        what = subject or "that"
-        return f"Nothing was recorded about {what} on {span}.", 0.0, [], "none"
+    if not subject:
+        return "Say what to count the time of: a site, an app or words of a title.", 0.0, [], "none"
+    if events.empty:
+        return nothing_recorded(first, last), 0.0, [], "none"
     spent = time_on(events, subject, window[0], window[1])
     minutes = round(spent.seconds / 60, 1)
     span = (
@@ -85,11 +86,16 @@ def time_spent_answer(
     if spent.basis == "none":
         text = f"No time can be told for {subject} {span}: {spent.note or 'no ActivityWatch data'}."
         return text, 0.0, [], "none"
-    text = f"About {_duration(spent.seconds)} on {_phrase(spent, subject)} {span}"
+    if not spent.seconds:
+        # Not "About 0 min": that reads as a measurement of something that was there.
+        text = f"ActivityWatch recorded no time on {_phrase(spent, subject)} {period_named(first, last)}"
+        return text + " (focused and not away).", 0.0, [], spent.basis
+    lead = "Under a minute" if spent.seconds < 30 else f"About {_duration(spent.seconds)}"
+    text = f"{lead} on {_phrase(spent, subject)} {span}"
     text += " (ActivityWatch: focused and not away; overlaps counted once)."
     if spent.note:
         text += f" {spent.note}"
-    cited = _sessions_cited(lake_dir, days, set(spent.refs), subject) if spent.seconds else []
+    cited = _sessions_cited(lake_dir, days, set(spent.refs), subject)
     return text, minutes, cited, spent.basis
 
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
 
 from omoide.answer.cite import Citation, shown
+from omoide.answer.periods import day_named, period_named
 from omoide.core.days import day_bounds, local_day, zone
 from omoide.core.kinds import CHAT_SOURCE_KINDS
 from omoide.store.lake import read_events, stage_days
@@ -169,12 +170,19 @@ def when_answer(
     first: bool,
 ) -> tuple[str, datetime | None, list[Citation]]:
     """Lake + home + subject (+ window) + timezone + first or last -> the answer's text, the moment (local, with offset), the citation."""
-    found = find(lake_dir, subject, window, tz, first)
+    found = find(lake_dir, subject, window, tz, first) if subject else None
     if found is None:
-        return f"No record matches “{subject}”.", None, []
+        what = f"“{subject}”" if subject else "your question"
+        if window is None:
+            return f"No record matches {what}.", None, []
+        since, until = (
+            local_day(window[0], tz),
+            local_day(window[1] - timedelta(microseconds=1), tz),
+        )
+        return f"No record {period_named(since, until)} matches {what}.", None, []
     local = found.ts.astimezone(zone(tz))
     day = local.date()
-    moment = f"{day:%A}, {day.day} {day:%B %Y}" + (f" at {local:%H:%M}" if found.timed else "")
+    moment = day_named(day) + (f" at {local:%H:%M}" if found.timed else "")
     quote = found.text if len(found.text) <= TEXT_SHOWN else found.text[: TEXT_SHOWN - 1] + "…"
     which = "First" if first else "Most recently"
     return (

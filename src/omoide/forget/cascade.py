@@ -24,6 +24,7 @@ from omoide.ingest.tombstones import (
     domain_entry,
     record_entries,
     salt_of,
+    term_entries,
     title_entries,
     url_entry,
 )
@@ -86,6 +87,8 @@ def take_back(settings: Settings, selector: Selector, selection: Selection) -> d
         # A forgotten site stays out: the window watcher's records of its pages carry no URL.
         what = selection.described
         entries += title_entries(salt, what.pages, what.sites)
+    # What the forget was asked with, so an answer about it can say it was forgotten.
+    entries += term_entries(salt, [t for t in (selector.match, selector.entity) if t])
     counts = {"tombstones added": add_tombstones(settings.state_dir, entries, now)}
     remake = days_to_remake(settings, selection)
     memories = memories_of(settings, selection)

@@ -11,7 +11,11 @@ common domains or phrases could read back across homes. Three kinds:
 - `url`: a URL prefix (its length is kept beside the hash, to hash each URL's prefix);
 - `title`: a forgotten page's title, and `site`: a forgotten domain's site name ("Just One
   Cookbook"), so a window-watcher record of that page or site, which carries no URL, stays out
-  too (its title compared part by part, see `omoide.ingest.titles`).
+  too (its title compared part by part, see `omoide.ingest.titles`);
+- `term`: the words a forget was asked with (`--match`, `--entity`), so an answer about them can
+  say they were forgotten (`omoide.answer.forgotten`); re-collection goes by the kinds above.
+
+Each entry keeps when it was written (`at`), for the same answers.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from omoide.ingest.sanitize import host_of
 
 TOMBSTONES = "tombstones.jsonl"
 SALT = "forget.salt"
-KINDS = ("record", "content", "domain", "url", "title", "site")
+KINDS = ("record", "content", "domain", "url", "title", "site", "term")
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,23 @@ def title_entries(
     return [{"kind": "title", "hash": keyed(salt, titles.normal(t))} for t in pages] + [
         {"kind": "site", "hash": keyed(salt, titles.normal(s))} for s in sites
     ]
+
+
+def term_entries(salt: bytes, terms: Iterable[str]) -> list[dict[str, object]]:
+    """The words a forget was asked with -> their tombstone entries (compared as titles are)."""
+    return [{"kind": "term", "hash": keyed(salt, titles.normal(t.lstrip("@")))} for t in terms]
+
+
+def forgotten_at(state_dir: Path) -> dict[tuple[str, str], datetime]:
+    """State folder -> (kind, hash) -> when it was forgotten (empty when nothing was)."""
+    path = state_dir / TOMBSTONES
+    if not path.exists():
+        return {}
+    out: dict[tuple[str, str], datetime] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and (entry := json.loads(line)).get("at"):
+            out.setdefault((entry["kind"], entry["hash"]), datetime.fromisoformat(entry["at"]))
+    return out
 
 
 def add_tombstones(state_dir: Path, entries: Iterable[dict[str, object]], now: datetime) -> int:

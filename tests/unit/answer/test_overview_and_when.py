@@ -74,7 +74,8 @@ def test_an_overview_reads_the_smallest_page_and_cites_each_line(tmp_path: Path)
         (c.source, c.day) for c in cites
     ]
     text, cites, _ = overview(vault, home, date(2026, 11, 9), date(2026, 11, 15))
-    assert text == "Nothing was recorded on 2026-11-09 to 2026-11-15." and cites == []
+    assert text == "Nothing was recorded in the week 2026-W46 (9 to 15 November 2026)."
+    assert cites == []
 
 
 def _events(rows: list[dict]) -> pd.DataFrame:
