@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from omoide.cli.runtime import api_url, running_server, server_file
+from omoide.core.server_auth import auth_string
 from omoide.sample import write_sample
 from tests.fakes import CLI
 from tests.prefect_server import background, clean_env, free_port, wait_healthy
@@ -69,6 +70,8 @@ def test_backfill_deployment_runs_on_the_long_lived_server(tmp_path: Path) -> No
         **shell,
         "PREFECT_HOME": str(home / "prefect"),
         "PREFECT_API_URL": api,
+        # export PREFECT_API_AUTH_STRING="$(cat $OMOIDE_HOME/state/prefect-auth)", as the docs say
+        "PREFECT_API_AUTH_STRING": auth_string(home),
         "PREFECT_WORKER_QUERY_SECONDS": "2",  # poll often: the test waits on it
     }
     server_cmd = [*CLI, "server", "--port", str(port), "--no-ui"]
@@ -80,6 +83,7 @@ def test_backfill_deployment_runs_on_the_long_lived_server(tmp_path: Path) -> No
             time.sleep(0.25)
         assert running_server(home) == api
 
+        login, offline = auth_string(home), {"trust_env": False}
         _prefect("work-pool", "create", "omoide-local", "--type", "process", env=prefect_shell)
         _prefect("--no-prompt", "deploy", "--all", env=prefect_shell)
         worker_cmd = [*PREFECT, "worker", "start", "--pool", "omoide-local"]
@@ -94,7 +98,7 @@ def test_backfill_deployment_runs_on_the_long_lived_server(tmp_path: Path) -> No
                 f"end={DAYS[1]}",
                 env=prefect_shell,
             )
-            with SyncPrefectClient(api, httpx_settings={"trust_env": False}) as client:
+            with SyncPrefectClient(api, auth_string=login, httpx_settings=offline) as client:
                 backfill_run = _finished_backfill(client)
         worker_log = (tmp_path / "worker.log").read_text()
         assert backfill_run.state.is_completed(), worker_log[-3000:]
@@ -105,7 +109,7 @@ def test_backfill_deployment_runs_on_the_long_lived_server(tmp_path: Path) -> No
         )
         assert run.returncode == 0, run.stderr
 
-        with SyncPrefectClient(api, httpx_settings={"trust_env": False}) as client:
+        with SyncPrefectClient(api, auth_string=login, httpx_settings=offline) as client:
             runs = client.read_flow_runs()
             deployment = client.read_deployment_by_name("backfill/backfill")
             artifacts = {a.key: a for a in client.read_artifacts() if a.key}

@@ -24,6 +24,7 @@ from omoide.cli.service import service_app
 from omoide.cli.status import status_command
 from omoide.core.errors import OmoideError
 from omoide.core.offline import go_offline
+from omoide.core.permissions import PRIVATE_UMASK
 
 app = typer.Typer(
     help="omoide: a private, local-first memory built from your own activity traces.",
@@ -53,6 +54,9 @@ err = Console(stderr=True)
 def main() -> None:
     """Console-script entry: run the app; domain errors become one line and exit code 1."""
     go_offline()
+    # Owner-only, whoever writes: omoide's own files, LanceDB's, Prefect's database and the
+    # servers and runs it starts (they inherit it). A memory of a person is nobody else's.
+    os.umask(PRIVATE_UMASK)
     # LanceDB's own warnings (a k-means with empty clusters on a small index, dozens a year's
     # backfill) go straight to the terminal, where a person can do nothing with them.
     os.environ.setdefault("LANCEDB_LOG", "error")

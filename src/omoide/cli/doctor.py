@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -60,8 +61,26 @@ def checks(settings: Settings, now: datetime | None = None) -> list[Check]:
                 f"after about 90 days): save all {days} days with `omoide backfill --all`",
             )
         )
+    rows += [_private_check(settings.home)]
     rows += [_storage_check(settings), _llm_check(settings), _embed_check(settings)]
     return rows
+
+
+def _private_check(home: Path) -> Check:
+    """OMOIDE_HOME -> whether other accounts of this machine can reach anything in it."""
+    from omoide.core.permissions import exposed
+
+    found = exposed(home)
+    if not found.count:
+        return ("private", True, "only you can read the home")
+    first = ", ".join(str(p) for p in found.first)
+    more = f" and {found.count - len(found.first)} more" if found.count > len(found.first) else ""
+    return (
+        "private",
+        False,
+        f"others on this machine can read {found.count} folder(s) and file(s) of the home: "
+        f"{first}{more}; `omoide doctor --fix` makes them yours only",
+    )
 
 
 def _storage_check(settings: Settings) -> Check:
@@ -170,11 +189,22 @@ def _http_check(label: str, url: str, optional: bool = False) -> Check:
     return (label, True, f"{url}: reachable")
 
 
-def doctor_command() -> None:
+def doctor_command(
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix", help="First make every folder and file of the home readable by you alone."
+        ),
+    ] = False,
+) -> None:
     """Show the configuration, which sources are found and readable, which backends answer."""
+    from omoide.core.permissions import tighten
     from omoide.core.settings import get_settings
 
     settings = get_settings()
+    if fix:
+        changed = tighten(settings.home)
+        out.print(f"{changed} folder(s) and file(s) of {settings.home} made yours only.")
     table = Table("check", "status", "detail", title=f"omoide doctor — home {settings.home}")
     ok_all = True
     for name, ok, detail in checks(settings):

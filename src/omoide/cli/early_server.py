@@ -3,8 +3,9 @@
 Without `omoide server`, Prefect starts its ephemeral server when a flow first calls the API:
 its `SubprocessASGIServer` runs uvicorn on Prefect's app in a child process. Only to reach that
 class, the command imported Prefect's whole server (~5 s of its main thread) and then waited
-for the child's start. Here the same child (Prefect's app factory, Prefect's environment for an
-ephemeral server, the same loopback host and database) starts before Prefect is even imported,
+for the child's start. Here the same child (Prefect's app factory behind omoide's Host and Origin
+check, `cli/host_guard.py`; Prefect's environment for an ephemeral server, with the home's auth
+string; the same loopback host and database) starts before Prefect is even imported,
 so its start overlaps all the imports, and the command talks to it as to any API URL.
 Prefect's own path stays the fallback: a start that timed out or failed leaves the URL unset.
 """
@@ -86,7 +87,8 @@ def _spawn(port: int) -> subprocess.Popen[bytes]:
             "--app-dir",
             str(Path(spec.origin).parent.parent),
             "--factory",
-            "prefect.server.api.server:create_app",
+            # Prefect's app behind omoide's Host and Origin check (cli/host_guard.py).
+            "omoide.cli.host_guard:create_app",
             "--host",
             "127.0.0.1",
             "--port",

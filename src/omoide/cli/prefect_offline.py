@@ -3,7 +3,8 @@
 Prefect's server answers `/collections/views/*` (asked by `prefect work-pool create`, `prefect
 deploy` and the UI) by downloading JSON from raw.githubusercontent.com, falling back to the copy it
 ships only when that fails; no setting turns the download off. `omoide server` runs Prefect
-through this module, so those views come from the shipped copies alone.
+through this module, so those views come from the shipped copies alone, and so that its app
+answers only requests addressed to itself (cli/host_guard.py: no Prefect setting checks `Host`).
 """
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ async def local_collection_view(view: str) -> dict[str, Any]:
 
 
 def install() -> None:
-    """-> Prefect's server reading collection views from its shipped copies only."""
+    """-> Prefect's server reading collection views from its shipped copies only, its app behind
+    omoide's Host and Origin check."""
     import prefect.server.api.collections as collections
+    import prefect.server.api.server as server
+
+    from omoide.cli.host_guard import guard
 
     # The endpoint looks the function up in its module at each call: replacing it there suffices.
     collections.get_collection_view = local_collection_view
+    # `prefect server start` imports create_app from its module when it starts serving.
+    server.create_app = guard(server.create_app)
 
 
 def main() -> None:

@@ -14,7 +14,8 @@ dependencies, and an ASGI server brings an event loop this needs nothing of.
 
 Safety: bound to 127.0.0.1 on a port the OS picks; a random token, written with the port to a
 private file (`OMOIDE_HOME/state/recall-endpoint.json`, removed on stop), must come with every
-request; a request from another home or with other OMOIDE_* variables is refused (the command
+request, addressed to 127.0.0.1 or localhost at its port from no web page (`Host`, `Origin`:
+a page whose name is rebound to 127.0.0.1 is refused before the token is read); a request from another home or with other OMOIDE_* variables is refused (the command
 then answers itself, so the output never depends on which process answered); nothing is
 logged but error types (questions and memories are personal text).
 """
@@ -38,6 +39,7 @@ from omoide.cli.recall_route import PATH, configuration, endpoint_file, running_
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.home import home_from_env
+from omoide.core.server_auth import refusal
 
 if TYPE_CHECKING:
     from omoide.core.settings import Settings
@@ -117,7 +119,10 @@ class _Handler(BaseHTTPRequestHandler):
         """A request -> answered when its path, token and size are right, else refused."""
         expected = f"Bearer {self.server.token}".encode()
         given = self.headers.get("Authorization", "").encode()
-        if self.path != PATH:
+        why = refusal(self.server.server_port, self.headers.get("Host"), self.headers.get("Origin"))
+        if why is not None:
+            self._send(403, {"refused": why})
+        elif self.path != PATH:
             self._send(404, {"refused": "unknown path"})
         elif not hmac.compare_digest(given, expected):
             self._send(403, {"refused": "wrong token"})

@@ -25,6 +25,7 @@ from omoide.core.errors import Incomplete, OmoideError
 from omoide.core.files import private_dir, write_text_atomic
 from omoide.core.malloc_arenas import cap_malloc_arenas
 from omoide.core.offline import OFFLINE_ENV, go_offline
+from omoide.core.server_auth import auth_string, own_origins
 
 if TYPE_CHECKING:
     from omoide.core.settings import Settings
@@ -39,6 +40,11 @@ SERVER_FILE = "server.json"  # under OMOIDE_HOME/prefect while `omoide server` r
 # Not Prefect's default name (PREFECT_HOME/logging.yml): every process on this Prefect home (the
 # server, a worker, deployment runs) would read it and log into the last command's file.
 LOGGING_FILE = "cli-logging.yml"
+GUARD_KEYS = (
+    "PREFECT_API_AUTH_STRING",
+    "PREFECT_SERVER_API_AUTH_STRING",
+    "PREFECT_SERVER_API_CORS_ALLOWED_ORIGINS",
+)
 _run_log: list[Path] = []  # the log file of this process's command, once it has one
 
 
@@ -51,7 +57,17 @@ def prefect_environment(home: Path) -> dict[str, str]:
         "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "INFO"),
         "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": STARTUP_TIMEOUT_S,
         **OFFLINE_ENV,
+        **guarded_server_environment(home),
     }
+
+
+def guarded_server_environment(home: Path, port: int | None = None) -> dict[str, str]:
+    """OMOIDE_HOME (+ the port of a server with a UI) -> Prefect's settings that close its server
+    to all but this home's processes: the auth string both ways, CORS for the UI's origin only."""
+    secret = auth_string(home)
+    # A server without a UI (a command's own) is read by no page at all: no origin matches "".
+    origins = ",".join(own_origins(port)) if port is not None else ""
+    return dict(zip(GUARD_KEYS, (secret, secret, origins), strict=True))
 
 
 def deployment_environment(home: Path) -> dict[str, str]:
@@ -70,10 +86,15 @@ def apply_prefect_environment(home: Path) -> None:
     """OMOIDE_HOME -> os.environ ready before Prefect is imported (privacy switches forced), pointed at
     the home's long-lived server when one answers and no PREFECT_API_URL was given."""
     go_offline()
-    for key, value in prefect_environment(home).items():
-        os.environ.setdefault(key, value)
-    private_dir(home / "prefect")
     given = os.environ.get("PREFECT_API_URL")
+    for key, value in prefect_environment(home).items():
+        if key in GUARD_KEYS and not (given and key == "PREFECT_API_AUTH_STRING"):
+            # Forced: a server this command starts, or the home's own, knows only this secret. A
+            # PREFECT_API_URL of the person's choosing may come with an auth string of its own.
+            os.environ[key] = value
+        else:
+            os.environ.setdefault(key, value)
+    private_dir(home / "prefect")
     if not given:
         url = running_server(home)
         if url is not None:

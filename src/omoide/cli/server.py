@@ -24,6 +24,7 @@ from rich.console import Console
 
 from omoide.cli.runtime import (
     api_url,
+    guarded_server_environment,
     is_healthy,
     new_log,
     prefect_environment,
@@ -32,6 +33,7 @@ from omoide.cli.runtime import (
 )
 from omoide.core.errors import OmoideError
 from omoide.core.files import private_dir, write_text_atomic
+from omoide.core.server_auth import auth_path
 
 out = Console()
 
@@ -51,6 +53,7 @@ def server_environment(home: Path, port: int, ui: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", "PREFECT_UI_URL")}
     # The server's own home is forced: its database, results and logs belong under OMOIDE_HOME.
     env.update(prefect_environment(home))
+    env.update(guarded_server_environment(home, port))  # its UI's origin, the one CORS allows
     env.update(
         {
             "PREFECT_SERVER_API_HOST": "127.0.0.1",
@@ -143,10 +146,13 @@ def server(
             record,
         )
         base = url.removesuffix("/api")
+        login = auth_path(home)
         out.print(
             f"Prefect server for {home} at {base} (pid {process.pid}; log {log}).\n"
+            f"The UI asks for a login: paste the line of {login} (cat it; only you can read it). "
+            "It answers its own pages on 127.0.0.1 and localhost, nothing else.\n"
             "omoide run, backfill, reflect and serve use it while it runs; for prefect's own "
-            f"commands: export PREFECT_API_URL={url}",
+            f'commands: export PREFECT_API_URL={url} PREFECT_API_AUTH_STRING="$(cat {login})"',
             highlight=False,
             soft_wrap=True,
         )

@@ -23,6 +23,7 @@ from rich.table import Table
 from omoide.cli.runtime import is_healthy, running_server
 from omoide.core.days import reference_time, zone
 from omoide.core.errors import OmoideError
+from omoide.core.server_auth import auth_string
 
 if TYPE_CHECKING:
     import httpx
@@ -57,7 +58,7 @@ def status_command(
     report["next_run"] = None
     if api is not None:
         try:
-            report["runs"], report["next_run"] = prefect_runs(api)
+            report["runs"], report["next_run"] = prefect_runs(api, api_auth(settings.home))
         except (httpx.HTTPError, KeyError, TypeError, ValueError) as exc:
             # The server answered its health check but not this: the logs still tell the runs.
             report["prefect_error"] = f"{api}: {exc}"
@@ -82,11 +83,21 @@ def prefect_api(home: Path) -> str | None:
     return running_server(home)
 
 
-def prefect_runs(api: str) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """A Prefect API URL -> the newest top-level run of each deployment (and of each flow run by hand), and the next scheduled run."""
+def api_auth(home: Path) -> tuple[str, str]:
+    """OMOIDE_HOME -> the user and password its Prefect server asks for (PREFECT_API_AUTH_STRING first)."""
+    user, _, password = (os.environ.get("PREFECT_API_AUTH_STRING") or auth_string(home)).partition(
+        ":"
+    )
+    return user, password
+
+
+def prefect_runs(
+    api: str, auth: tuple[str, str]
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """A Prefect API URL + its login -> the newest top-level run of each deployment (and of each flow run by hand), and the next scheduled run."""
     import httpx
 
-    with httpx.Client(base_url=api, timeout=API_TIMEOUT_S, trust_env=False) as client:
+    with httpx.Client(base_url=api, timeout=API_TIMEOUT_S, trust_env=False, auth=auth) as client:
         done = _post(
             client,
             "/flow_runs/filter",

@@ -102,3 +102,18 @@ def test_backfill_all_runs_from_the_earliest_record_to_yesterday(omoide_home: Pa
     assert r.returncode == 0, r.stderr
     assert f"backfilling every day your sources hold: {last} to {last}" in r.stderr
     assert f"│ {last} │ ok" in r.stdout
+
+
+def test_doctor_names_what_others_can_read_and_fix_makes_it_yours(omoide_home: Path):
+    from omoide.sample import write_sample
+
+    write_sample(omoide_home, days=1)  # by this test process, whose umask leaves files 0644
+    readable = omoide_home / "omoide.toml"
+    readable.chmod(0o644)
+    r = omoide("doctor", home=omoide_home, COLUMNS="400")
+    assert r.returncode == 1 and "others on this machine can read" in r.stdout
+    assert str(readable) in r.stdout or str(omoide_home) in r.stdout
+    r = omoide("doctor", "--fix", home=omoide_home, COLUMNS="400")
+    assert "made yours only" in r.stdout and "only you can read the home" in r.stdout
+    assert readable.stat().st_mode & 0o077 == 0
+    assert all(p.lstat().st_mode & 0o077 == 0 for p in omoide_home.rglob("*"))

@@ -14,6 +14,8 @@ from omoide.cli import early_server, runtime
 from omoide.core.errors import OmoideError
 
 _RUN = """
+import base64
+import http.client
 import os
 import sys
 from pathlib import Path
@@ -40,6 +42,23 @@ state = runtime.run_flow(seven)
 servers = [p for p in psutil.Process().children(recursive=True) if "uvicorn" in p.cmdline()]
 # Prefect's own ephemeral server was never started, nor its server code imported here.
 print(state.result() == early.url, "prefect.server.api.server" in sys.modules, len(servers))
+
+
+def status(**headers: str) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", early.port, timeout=30)
+    connection.request("POST", "/api/flow_runs/filter", body="{}", headers=headers)
+    return connection.getresponse().status
+
+
+login = "Basic " + base64.b64encode(os.environ["PREFECT_API_AUTH_STRING"].encode()).decode()
+json_body = {"Content-Type": "application/json"}
+# Closed to all but this home's processes: its auth string, its own name, no web page.
+print(
+    status(**json_body, Authorization=login),
+    status(**json_body),
+    status(**json_body, Authorization=login, Host="evil.example"),
+    status(**json_body, Authorization=login, Origin="https://evil.example"),
+)
 runtime.stop_servers()
 print(early.process.poll() is not None, "PREFECT_API_URL" in os.environ)
 """
@@ -56,7 +75,11 @@ def test_the_flow_runs_on_the_server_started_while_the_flows_imported(tmp_path: 
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[-5:] == ["True", "False", "1", "True", "False"]
+    assert done.stdout.split()[-9:] == [
+        *("True", "False", "1"),
+        *("200", "401", "403", "403"),
+        *("True", "False"),
+    ]
 
 
 def _early(command: str, monkeypatch: pytest.MonkeyPatch, age_s: float = 0.0) -> subprocess.Popen:

@@ -153,6 +153,9 @@ def test_the_endpoint_listens_on_loopback_behind_a_private_file_and_its_token(
         assert _post(running.port, request, {}) == 403
         assert _post(running.port, request, {"Authorization": "Bearer guessed"}) == 403
         assert _post(running.port, request, auth, path="/") == 404
+        # A page whose name is rebound to 127.0.0.1, or a page's script: refused, token or not.
+        assert _post(running.port, request, {**auth, "Host": f"evil.example:{running.port}"}) == 403
+        assert _post(running.port, request, {**auth, "Origin": "https://evil.example"}) == 403
         assert _post(running.port, b"[1]", auth) == 400
         assert _post(running.port, request, auth) == 409  # no home, no variables: refused
     assert not file.exists()
