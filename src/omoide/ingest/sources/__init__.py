@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+from omoide.core.errors import SourceError
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources.base import Collected, Reject
 
@@ -47,5 +48,14 @@ def _collector(kind: str) -> Collector:
 
 
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
-    """Source + UTC [start, end) -> events of that window (raw, unsanitized) and rejects."""
-    return _collector(source.kind)(source, start, end, now)
+    """Source + UTC [start, end) -> events of that window (raw, unsanitized) and rejects.
+
+    A file-system error a collector did not name itself (a link that loops, a folder that
+    cannot be listed) is a SourceError of this source naming the path: one source's folder
+    never stops the day's key, or the other sources, with a traceback.
+    """
+    try:
+        return _collector(source.kind)(source, start, end, now)
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else (source.path or source.name)
+        raise SourceError(where, f"cannot be read: {exc.strerror or exc}") from exc

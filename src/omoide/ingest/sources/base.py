@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 import stat
@@ -148,6 +149,27 @@ def folder_files(
     return files, odd
 
 
+def subfolders(root: Path, what: str) -> tuple[list[str], list[Reject]]:
+    """Folder + what its entries are -> names of its visible subfolders, sorted, and a Reject per entry whose kind cannot be told.
+
+    DirEntry.is_dir() raises on a link that loops (ELOOP) where it returns False for a
+    broken one: either way the entry may have been a folder of records, so it is named.
+    """
+    folders: list[str] = []
+    odd: list[Reject] = []
+    for name in sorted(os.listdir(root)):
+        if name.startswith("."):
+            continue
+        try:
+            mode = (root / name).stat().st_mode
+        except OSError:
+            odd.append(Reject(str(root / name), f"{what} is {not_a_file(root / name)}"))
+            continue
+        if stat.S_ISDIR(mode):
+            folders.append(name)
+    return folders, odd
+
+
 def not_a_file(path: Path) -> str | None:
     """Path -> why it is not a regular file one can read (a folder, FIFO, broken link), or None."""
     try:
@@ -155,7 +177,9 @@ def not_a_file(path: Path) -> str | None:
     except FileNotFoundError:
         return "a broken link" if path.is_symlink() else "not found"
     except OSError as exc:
-        return f"cannot be opened: {exc.strerror or exc}"
+        if exc.errno == errno.ELOOP:
+            return "a link that loops (too many levels of links)"
+        return f"not readable: {exc.strerror or exc}"
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):

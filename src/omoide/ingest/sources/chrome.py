@@ -73,6 +73,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition="transition",
             transition_nullable=False,
             pages="urls",
+            numeric=("transition", *(["visit_duration"] if "visit_duration" in cols else [])),
         )
         possible = (chrome_us(EARLIEST), chrome_us(now + timedelta(days=1)))
         visits = read_visits(conn, table, chrome_us(start), chrome_us(end), db, possible)

@@ -47,6 +47,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
             transition="visit_type" if "visit_type" in cols else "NULL",
             transition_nullable=True,
             pages="moz_places",
+            numeric=("visit_type",) if "visit_type" in cols else (),
         )
         possible = (unix_us(EARLIEST), unix_us(now + timedelta(days=1)))
         visits = read_visits(conn, table, unix_us(start), unix_us(end), db, possible)

@@ -4,7 +4,8 @@ A flipped byte, a cut-off file or a stray character makes `json.loads` refuse a 
 though the damage touches one record. Exports are long arrays of small objects (events,
 conversations, messages), so each element is decoded on its own (`json.JSONDecoder.raw_decode`,
 the standard library's parser, from the element's first character): an element that does
-not decode is `Damaged`, and reading goes on at the next element start.
+not decode is `Damaged`, and reading goes on at the next element start; a list that ends
+before its `]` (a file cut short) ends with a `Damaged` mark where it ends.
 
 Finding the next element after damage: an object that starts after a `,` or `[` is an
 element start (one that does not decode is damaged too, and counted); an object after a `:`
@@ -134,8 +135,8 @@ def salvaged_document(text: str, items: str | None) -> tuple[Any, list[tuple[int
     if items is None:
         if not text.startswith("[", body):
             return None
-        elements, _ = array_elements(text, body + 1, len(text))
-        return _split(elements, lambda good: good)
+        elements, closed = array_elements(text, body + 1, len(text))
+        return _split(_cut(elements, closed, len(text)), lambda good: good)
     opener = re.compile(rf'"{re.escape(items)}"\s*:\s*\[').search(text, body)
     if opener is None or not text.startswith("{", body):
         return None
@@ -145,8 +146,20 @@ def salvaged_document(text: str, items: str | None) -> tuple[Any, list[tuple[int
         return None
     if not isinstance(header, dict):
         return None
-    elements, _ = array_elements(text, opener.end(), len(text))
-    return _split(elements, lambda good: {**header, items: good})
+    elements, closed = array_elements(text, opener.end(), len(text))
+    return _split(_cut(elements, closed, len(text)), lambda good: {**header, items: good})
+
+
+def _cut(elements: list[Element], closed: int | None, end: int) -> list[Element]:
+    """Salvaged elements + where their array closed (None: never) + the text's length -> them, a mark of the cut appended when nothing marks it yet.
+
+    A file cut right after `[`, a `,` or a whole element decodes to the elements before the
+    cut and no damaged one: without the mark, what followed would be lost without a word.
+    """
+    if closed is not None or (elements and isinstance(elements[-1], Damaged)):
+        return elements
+    reason = f"damaged JSON: the text ends at character {end} before its list is closed (cut short)"
+    return [*elements, Damaged(end, reason)]
 
 
 def _split(

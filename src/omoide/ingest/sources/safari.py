@@ -25,8 +25,10 @@ other visits have no transition (Safari records no link/typed distinction). Visi
 from another device through iCloud (`origin` 1) are kept, as Chrome keeps synced visits.
 Skipped: failed loads (`load_successful` 0), pages that never loaded, which Chrome and
 Firefox do not record as visits at all; they are counted in the log. A visit whose page row
-is gone or has no URL, or with a time no one could have recorded, is a reject naming
-`History.db#history_visits.id=N` (visits.visit_events).
+is gone or has no URL, with a time no one could have recorded or one that is no number
+(text, a blob), or with text or a blob where `load_successful` or `http_non_get` holds a
+flag, is a reject naming `History.db#history_visits.id=N` (visits.visit_events): never read
+as 2001-01-01 or as a failed load.
 
 macOS guards `~/Library/Safari`: only an app with Full Disk Access may read it, and the
 error says so instead of "locked".
@@ -55,6 +57,9 @@ FILE = "History.db"
 APPLE_EPOCH_S = 978_307_200
 APPLE_EPOCH_US = APPLE_EPOCH_S * 1_000_000
 TRANSITIONS = {1: "redirect", 2: "form_submit"}
+# A failed load is a flag that is a number and 0: 'yes' (text, which CAST reads as 0) is a
+# value of the wrong type, rejected by name (visits.VisitTable.numeric), not a failed load.
+_FAILED = "typeof(load_successful) IN ('integer', 'real') AND load_successful = 0"
 FULL_DISK_ACCESS = (
     "macOS lets only apps with Full Disk Access read Safari's folder: give it to the terminal "
     "or app that runs omoide (System Settings > Privacy & Security > Full Disk Access)"
@@ -73,17 +78,23 @@ def transition_names(raw: np.ndarray, null: np.ndarray) -> pd.Categorical:
 
 def _visit_table(cols: set[str], item_cols: set[str]) -> VisitTable:
     """history_visits / history_items columns -> the SQL that reads them as visits and pages."""
-    # µs as an integer, so the shared columnar reader handles Safari's REAL seconds.
-    time = "CAST(round(visit_time * 1000000) AS INTEGER)"
+    # µs as an integer, so the shared columnar reader handles Safari's REAL seconds; a time
+    # that is no number is NULL (CAST would make 'yesterday' 0: 2001-01-01), so impossible.
+    time = (
+        "CASE WHEN typeof(visit_time) IN ('integer', 'real') "
+        "THEN CAST(round(visit_time * 1000000) AS INTEGER) END"
+    )
     redirect = "redirect_source IS NOT NULL" if "redirect_source" in cols else "0"
     post = "http_non_get" if "http_non_get" in cols else "0"
-    loaded = "WHERE load_successful" if "load_successful" in cols else ""
+    flags = tuple(c for c in ("load_successful", "http_non_get") if c in cols)
+    loaded = f"WHERE NOT ({_FAILED})" if "load_successful" in cols else ""
     title = "v.title" if "title" in cols else "NULL"
     url = "i.url" if "url" in item_cols else "NULL"
     return VisitTable(
         visits=(
             f"(SELECT id, {time} AS t, "
-            f"CASE WHEN {redirect} THEN 1 WHEN {post} THEN 2 END AS tr "
+            f"CASE WHEN {redirect} THEN 1 WHEN {post} THEN 2 END AS tr"
+            f"{''.join(f', {c}' for c in flags)} "
             f"FROM history_visits {loaded})"
         ),
         # Titles belong to visits, so each visit is its own "page": its URL joined in.
@@ -96,6 +107,7 @@ def _visit_table(cols: set[str], item_cols: set[str]) -> VisitTable:
             f"(SELECT v.id AS id, {url} AS url, {title} AS title FROM history_visits AS v "
             "LEFT JOIN history_items AS i ON i.id = v.history_item)"
         ),
+        numeric=flags,
     )
 
 
@@ -104,7 +116,7 @@ def _failed_loads(conn: sqlite3.Connection, cols: set[str], lo: int, hi: int) ->
     if "load_successful" not in cols:
         return 0
     sql = (
-        "SELECT count(*) FROM history_visits WHERE NOT load_successful "
+        f"SELECT count(*) FROM history_visits WHERE {_FAILED} "
         "AND visit_time >= ? AND visit_time < ?"
     )
     return int(conn.execute(sql, (lo / 1e6, hi / 1e6)).fetchone()[0])

@@ -46,22 +46,22 @@ other members' shown names for direct and group messages (all members when `user
 names none of them). `source_ref` is `path/<folder>/<day>.json#ts=<ts>`; the event id hashes
 the conversation's id and `ts`, so a later export of the same workspace gives the same ids.
 
-Damage: users.json that cannot be read as a whole is a SourceError naming it (no name could
-be told); a damaged entry of a metadata file is a Reject naming `file#<label>-N`, reported on
-every day (it belongs to none). A day file that is not text or not JSON is a Reject naming
-it (salvaged message by message when it is a damaged list), a message without `ts` or with
-an impossible one a Reject naming `file#ts=…` or `file#message-N`.
+Damage: the metadata files' and the export folder's (slack_workspace): users.json that
+cannot be read as a whole is a SourceError naming it; a damaged entry, or an entry of the
+folder that is a broken or looping link, a Reject naming it on every day (it belongs to
+none). A day file that is not text or not JSON is a Reject naming it (salvaged message by
+message when it is a damaged list; a list cut short is a Reject naming where it ends), a
+message without `ts` or with an impossible one a Reject naming `file#ts=…` or
+`file#message-N`, as is one whose `type`, `subtype` or `user` is not a string or whose
+`hidden` is not true or false (never guessed into a system line or no one's words).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -86,47 +86,27 @@ from omoide.ingest.sources.chat_export import (
     reading,
 )
 from omoide.ingest.sources.slack_text import plain_text
+from omoide.ingest.sources.slack_workspace import (
+    Conversation,
+    Workspace,
+    as_object,
+    as_text,
+    workspace,
+)
 from omoide.ingest.sources.text_files import utf8_text
 
 log = logging.getLogger(__name__)
 
 KIND = "slack"
-_USERS = ("users.json", "org_users.json")
-_CONVERSATIONS = ("channels.json", "groups.json", "mpims.json", "dms.json")
 _DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.json")
 _TS = re.compile(r"(\d{1,12})(?:\.(\d{1,6}))?")
 _SPOKEN = frozenset(
     {"thread_broadcast", "reply_broadcast", "me_message", "file_share", "file_comment"}
 )
 _BOT_SUBTYPES = frozenset({"bot_message"})
-
-
-@dataclass(frozen=True)
-class _Person:
-    """A users.json entry: its names (shown first) and whether it is a program."""
-
-    names: tuple[str, ...]
-    bot: bool
-
-
-@dataclass(frozen=True)
-class _Conversation:
-    """One conversation folder: its name on disk, its id (the event ids' key), its title."""
-
-    folder: str
-    cid: str
-    title: str
-
-
-@dataclass
-class _Workspace:
-    """What the export's metadata files say: people, channel names, conversations, damage."""
-
-    users: dict[str, _Person] = field(default_factory=dict)
-    shown: dict[str, str] = field(default_factory=dict)  # user id -> the name Slack shows
-    channels: dict[str, str] = field(default_factory=dict)
-    conversations: list[_Conversation] = field(default_factory=list)
-    rejects: list[Reject] = field(default_factory=list)
+# The fields that decide whether and whose a message is, with the JSON type Slack writes.
+_TYPED: dict[str, type] = {"type": str, "subtype": str, "user": str, "hidden": bool}
+_TYPE_NAMES = {str: "a string", bool: "true or false"}
 
 
 def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime) -> Collected:
@@ -138,7 +118,7 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
         why = "a .zip: unzip it and set `path` to the folder" if root.suffix == ".zip" else ""
         raise SourceError(root, why or "a Slack export is a folder, not a file")
     read = reading(source)
-    ws = _workspace(root, _state(root), read.user_name)
+    ws = workspace(root, read.user_name)
     first, last = (start - timedelta(days=1)).date(), (end + timedelta(days=1)).date()
     records: list[dict[str, Any]] = []
     rejects = list(ws.rejects)
@@ -167,113 +147,6 @@ def collect(source: SourceConfig, start: datetime, end: datetime, now: datetime)
     return Collected(events_frame(records, now, fixed, rejects), rejects, dict(fixed))
 
 
-def _state(root: Path) -> tuple[tuple[str, int, int, int], ...]:
-    """Export folder -> (name, inode, size, mtime) of it and each metadata file there: its version.
-
-    The folder's own mtime changes when a conversation folder is added or removed.
-    """
-    out = []
-    for name in ("", *_USERS, *_CONVERSATIONS):
-        try:
-            st = (root / name).stat()
-        except OSError:
-            continue
-        out.append((name, st.st_ino, st.st_size, st.st_mtime_ns))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=8)
-def _workspace(
-    root: Path, state: tuple[tuple[str, int, int, int], ...], user_name: str
-) -> _Workspace:
-    """Export folder (+ its metadata files' version, the user's name) -> people and conversations, read once per version."""
-    ws = _Workspace()
-    users = next((root / n for n in _USERS if (root / n).exists()), None)
-    if users is None:
-        raise SourceError(root, "not a Slack export: no users.json (or org_users.json) here")
-    for _, entry in _entries(users, ws, "user", whole=True):
-        ws.users[entry["id"]] = _person(entry)
-        ws.shown[entry["id"]] = ws.users[entry["id"]].names[0]
-    me = {
-        uid
-        for uid, p in ws.users.items()
-        if user_name and not p.bot and any(n.casefold() == user_name.casefold() for n in p.names)
-    }
-    listed: set[str] = set()
-    for name in _CONVERSATIONS:
-        if not (root / name).exists():
-            continue
-        for _, entry in _entries(root / name, ws, "conversation"):
-            conv = _conversation(root / name, entry, ws, me)
-            if conv is not None:
-                ws.conversations.append(conv)
-                listed.add(conv.folder)
-    with os.scandir(root) as found:
-        unlisted = sorted(e.name for e in found if e.is_dir() and e.name not in listed)
-    ws.conversations += [_Conversation(n, n, n) for n in unlisted if not n.startswith(".")]
-    return ws
-
-
-def _entries(
-    path: Path, ws: _Workspace, label: str, whole: bool = False
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """A metadata file -> (position, entry) of each object with an 'id'; the rest rejected into ws.
-
-    `whole`: a file that cannot be read at all is a SourceError naming it, not a Reject.
-    """
-    parsed = Parsed()
-    try:
-        data = utf8_text(read_source(path), path)
-    except SourceError as exc:
-        if whole:
-            raise
-        ws.rejects.append(Reject(str(path), exc.reason))
-        return
-    doc = document(data, str(path), parsed, label=label)
-    if whole and (doc is None or not isinstance(doc, list)):
-        reason = parsed.rejects[-1].reason if doc is None else f"not a list of {label}s"
-        raise SourceError(path, reason)
-    ws.rejects.extend(parsed.rejects)
-    if not isinstance(doc, list):
-        if doc is not None:
-            ws.rejects.append(Reject(str(path), f"not a list of {label}s"))
-        return
-    for i, entry in enumerate(doc):
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"]:
-            yield i, entry
-        else:
-            ws.rejects.append(
-                Reject(f"{path}#{label}-{i}", f"{label} is not an object with an 'id'")
-            )
-
-
-def _person(entry: dict[str, Any]) -> _Person:
-    """A users.json entry -> its names, the one Slack shows first, and whether it is a bot."""
-    profile = _object(entry.get("profile"))
-    display = _text(profile.get("display_name")) or _text(entry.get("display_name"))
-    real = _text(profile.get("real_name")) or _text(entry.get("real_name"))
-    names = tuple(dict.fromkeys(n for n in (display, real, _text(entry.get("name"))) if n))
-    return _Person(names or (entry["id"],), entry.get("is_bot") is True)
-
-
-def _conversation(
-    path: Path, entry: dict[str, Any], ws: _Workspace, me: set[str]
-) -> _Conversation | None:
-    """A metadata file + entry + people + the user's ids -> the conversation, or None (rejected)."""
-    cid, name, kind = entry["id"], _text(entry.get("name")), path.name
-    if kind in ("channels.json", "groups.json"):
-        if not name:
-            ws.rejects.append(Reject(f"{path}#{cid}", "channel without a 'name'"))
-            return None
-        ws.channels[cid] = name
-        return _Conversation(name, cid, f"#{name}")
-    members = [m for m in entry.get("members") or [] if isinstance(m, str)]
-    others = [m for m in members if m not in me] or members
-    shown = [ws.users[m].names[0] if m in ws.users else m for m in others]
-    title = ", ".join(dict.fromkeys(shown)) or name or cid
-    return _Conversation(name if kind == "mpims.json" and name else cid, cid, title)
-
-
 def _day_files(folder: Path, first: date, last: date) -> list[tuple[date, Path]]:
     """A conversation folder + dates -> its day files named within them, in order."""
     try:
@@ -295,7 +168,7 @@ def _day_files(folder: Path, first: date, last: date) -> list[tuple[date, Path]]
 
 
 def _parsed_day(
-    path: Path, ws: _Workspace, conv: _Conversation, read: Reading, now: datetime
+    path: Path, ws: Workspace, conv: Conversation, read: Reading, now: datetime
 ) -> Parsed:
     """One day file + workspace + conversation -> its messages, and what it could not use."""
     parsed = Parsed()
@@ -318,8 +191,8 @@ def _parsed_day(
 def _read_message(
     parsed: Parsed,
     path: str,
-    ws: _Workspace,
-    conv: _Conversation,
+    ws: Workspace,
+    conv: Conversation,
     read: Reading,
     now: datetime,
     index: int,
@@ -336,6 +209,11 @@ def _read_message(
         parsed.rejects.append(Reject(f"{path}#message-{index}", reason))
         return
     ref = f"{path}#ts={ts_text}"
+    wrong = next((k for k, t in _TYPED.items() if not isinstance(msg.get(k), t | None)), None)
+    if wrong is not None:
+        # Never guessed at: a subtype that is a list would even fail the set lookup below.
+        parsed.rejects.append(Reject(ref, f"'{wrong}' is not {_TYPE_NAMES[_TYPED[wrong]]}"))
+        return
     subtype = msg.get("subtype")
     bot = subtype in _BOT_SUBTYPES or bool(msg.get("bot_id"))
     if msg.get("type", "message") != "message" or msg.get("hidden") is True:
@@ -367,28 +245,19 @@ def _read_message(
     )
 
 
-def _actor(msg: dict[str, Any], ws: _Workspace, user_name: str, bot: bool) -> str:
+def _actor(msg: dict[str, Any], ws: Workspace, user_name: str, bot: bool) -> str:
     """A message + people + the user's name -> who spoke: the user's name, a person's, or a marked bot."""
-    uid = _text(msg.get("user"))
+    uid = as_text(msg.get("user"))
     person = ws.users.get(uid)
     if person is not None:
         names = list(person.names)
         bot = bot or person.bot
     else:
-        profile = _object(msg.get("user_profile"))
-        names = [_text(profile.get(k)) for k in ("display_name", "real_name", "name")]
+        profile = as_object(msg.get("user_profile"))
+        names = [as_text(profile.get(k)) for k in ("display_name", "real_name", "name")]
         names = [n for n in names if n] or [uid]
     if bot:
-        label = _text(msg.get("username")) or _text(_object(msg.get("bot_profile")).get("name"))
-        return bot_speaker(label or next((n for n in names if n), "") or _text(msg.get("bot_id")))
+        made_by = as_object(msg.get("bot_profile"))
+        label = as_text(msg.get("username")) or as_text(made_by.get("name"))
+        return bot_speaker(label or next((n for n in names if n), "") or as_text(msg.get("bot_id")))
     return named_speaker(names, user_name)
-
-
-def _object(value: object) -> dict[str, Any]:
-    """A JSON value -> it when it is an object, else an empty one."""
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: object) -> str:
-    """A JSON value -> it when it is a string, else ''."""
-    return value.strip() if isinstance(value, str) else ""

@@ -20,8 +20,9 @@ What is read: messages of type "message" with text; `text` parts are joined into
 `date_unixtime` (UTC by definition); `date`, the exporting computer's wall clock, is read in
 the source's `timezone` only when the epoch is missing. Kept out and counted in the log as
 skipped: service messages (joins, pins, calls, title changes), "unsupported" ones, and media
-without a caption (photos, files, stickers, voice messages, polls, locations); a caption is
-the person's words and kept.
+without a caption (photos, files, stickers, voice messages, polls, locations; `text` empty or,
+from another writer, left out): a media marker is never anyone's text. A caption is the
+person's words and kept.
 
 The person: in a full export `personal_information.user_id` names the account, so messages
 whose `from_id` is `user<that id>` are the user's; in a one-chat export of a personal or bot
@@ -40,8 +41,13 @@ oneself) has none, so no one is taken for a partner there. `source_ref` is
 `path#messages[id=N]`, in a full export `path#chats[id=C].messages[id=N]` (message ids
 repeat across chats); the event id hashes the chat and message ids, so an edited message,
 exported again, replaces itself. A message with a bad time, text or shape is a Reject
-naming it; a damaged one-chat export loses only the damaged messages (json_salvage); a
-file that is not such an export is one Reject naming the file; the rest is read.
+naming it, as is one whose `type`, `from`, `from_id`, `forwarded_from` or `via_bot` is
+neither a string nor null; a damaged one-chat export loses only the damaged messages
+(json_salvage); a file that is not such an export is one Reject naming the file; the rest
+is read. A full export's `chats.list` or `left_chats.list` that is not a list is refused by
+name (`path#chats.list`), the other one still read: no Telegram version writes an object
+there, and taking its values for chats would be a guess. A one-chat export whose
+`messages` is not a list is `path#messages`.
 """
 
 from __future__ import annotations
@@ -70,6 +76,13 @@ KIND = "telegram"
 FILE = "result.json"
 NOT_EXPORT = "not a Telegram Desktop export: no 'messages' list and no 'chats' list"
 _TWO_PARTY = ("personal_chat", "bot_chat")
+_CHAT_LISTS = ("chats", "left_chats")
+# A message's fields that say what it is and whose it is, when present: strings (or null, as
+# Telegram writes `from` for a deleted account); another type is rejected, never guessed.
+_NAMES = ("type", "from", "from_id", "forwarded_from", "via_bot")
+# The keys of a message that carries media (a photo, file, sticker, voice or video message,
+# poll, place, contact): without words of its own it is a marker, not anyone's text.
+_MEDIA = ("photo", "file", "media_type", "poll", "location_information", "contact_information")
 DELETED_ACCOUNT = "Deleted Account"
 
 
@@ -88,9 +101,14 @@ def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     if isinstance(doc, dict) and isinstance(doc.get("messages"), list):
         _read_chat(parsed, path, read, doc, f"{path}#", None)
         return parsed
-    chats = _chat_lists(doc)
+    chats = _chat_lists(doc, path, parsed)
     if chats is None:
-        parsed.rejects.append(Reject(path, NOT_EXPORT))
+        messages = isinstance(doc, dict) and "messages" in doc
+        parsed.rejects.append(
+            Reject(f"{path}#messages", "'messages' is not a list")
+            if messages
+            else Reject(path, NOT_EXPORT)
+        )
         return parsed
     me = _object(doc.get("personal_information")).get("user_id")
     account = f"user{me}" if isinstance(me, int | str) and str(me) else None
@@ -102,14 +120,27 @@ def parse_export(data: bytes, path: str, read: Reading) -> Parsed:
     return parsed
 
 
-def _chat_lists(doc: object) -> list[object] | None:
-    """A full export -> its chats and left chats, or None when it holds no chat list."""
-    if not isinstance(doc, dict):
+def _chat_lists(doc: object, path: str, parsed: Parsed) -> list[object] | None:
+    """A full export -> its chats and left chats, or None when it names neither; a part not shaped as Telegram writes it is rejected by name.
+
+    Telegram writes `chats` and `left_chats` as objects holding a `list`: a `list` that is
+    an object, or a `chats` that is not an object, is damage (no Telegram version writes
+    it), named `path#chats.list` or `path#chats`, never read as an export with no chats.
+    """
+    if not isinstance(doc, dict) or not any(key in doc for key in _CHAT_LISTS):
         return None
-    lists = [_object(doc.get(key)).get("list") for key in ("chats", "left_chats")]
-    if not any(isinstance(x, list) for x in lists):
-        return None
-    return [chat for x in lists if isinstance(x, list) for chat in x]
+    chats: list[object] = []
+    for key in (k for k in _CHAT_LISTS if k in doc):
+        found = doc[key].get("list") if isinstance(doc[key], dict) else None
+        if isinstance(found, list):
+            chats += found
+        elif not isinstance(doc[key], dict):
+            parsed.rejects.append(
+                Reject(f"{path}#{key}", f"'{key}' is not an object with a 'list'")
+            )
+        else:
+            parsed.rejects.append(Reject(f"{path}#{key}.list", "not a list of chats"))
+    return chats
 
 
 def _read_chat(
@@ -179,8 +210,15 @@ def _read_message(
         parsed.rejects.append(Reject(f"{prefix}messages[{index}]", "message without an 'id'"))
         return
     ref = f"{prefix}messages[id={msg_id}]"
+    wrong = next((k for k in _NAMES if not isinstance(msg.get(k), str | None)), None)
+    if wrong is not None:
+        parsed.rejects.append(Reject(ref, f"'{wrong}' is not a string"))
+        return
     if msg.get("type", "message") != "message":
         parsed.skipped += 1  # service notices, unsupported media
+        return
+    if "text" not in msg and any(k in msg for k in _MEDIA):
+        parsed.skipped += 1  # media without a caption, from a writer that leaves 'text' out
         return
     text = plain_text(msg.get("text"))
     if text is None:

@@ -58,6 +58,9 @@ class VisitTable:
     transition: str  # its transition column, or "NULL" when the schema has none
     transition_nullable: bool  # whether NULL transitions must stay NULL
     pages: str  # pages table: integer `id`, `url`, `title`
+    # Its columns that hold numbers or flags: a visit with text or a blob in one is rejected,
+    # not read as 0 (SQLite stores any value in any column; CAST makes 'yes' a 0).
+    numeric: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Visits:
     urls: pa.Array  # strings, one per page row
     titles: pa.Array  # strings, one per page row
     impossible: np.ndarray  # int64 ids of visits whose time no browser could have written
+    wrong_type: tuple[tuple[int, str], ...] = ()  # (id, why) of visits of the window rejected
 
 
 @contextmanager
@@ -176,11 +180,21 @@ def read_visits(
     exprs = ["id", table.time, table.duration_us, table.page, table.transition]
     if table.transition_nullable:
         exprs.append(f"{table.transition} IS NULL")
+    exprs.append(_typed(table.numeric))
     with _reading(origin):
         read = _int_columns(db, exprs, table.visits, table.time, lo, hi)
     columns = [c.to_numpy() for c in read.columns]
     visit_id, raw_time, duration_us, page_id, transition = columns[:5]
     null = columns[5].astype(bool) if table.transition_nullable else np.zeros(len(visit_id), bool)
+    wrong = columns[-1]
+    wrong_type = tuple(
+        (int(v), _wrong_type(table.numeric, int(m)))
+        for v, m in zip(visit_id[wrong != 0], wrong[wrong != 0], strict=True)
+    )
+    if wrong_type:
+        ok = wrong == 0
+        visit_id, raw_time, duration_us = visit_id[ok], raw_time[ok], duration_us[ok]
+        page_id, transition, null = page_id[ok], transition[ok], null[ok]
     # Visits are appended in time order, so the sort is usually a check.
     later = np.diff(raw_time)
     if (later < 0).any() or (np.diff(visit_id)[later == 0] <= 0).any():
@@ -203,7 +217,27 @@ def read_visits(
         urls=urls,
         titles=titles,
         impossible=impossible,
+        wrong_type=wrong_type,
     )
+
+
+def _typed(numeric: tuple[str, ...]) -> str:
+    """Columns that hold numbers -> an SQL bit mask: per column, bit 2i text, bit 2i+1 a blob ("0" for none)."""
+    bits = [
+        f"((typeof({c}) = 'text') << {2 * i}) | ((typeof({c}) = 'blob') << {2 * i + 1})"
+        for i, c in enumerate(numeric)
+    ]
+    return " | ".join(bits) or "0"
+
+
+def _wrong_type(numeric: tuple[str, ...], mask: int) -> str:
+    """Columns that hold numbers + a visit's bit mask (see _typed) -> why the visit is rejected."""
+    found = [
+        f"'{c}' holds {'text' if mask >> 2 * i & 1 else 'a blob'}"
+        for i, c in enumerate(numeric)
+        if mask >> 2 * i & 3
+    ]
+    return f"{', '.join(found)} where a number belongs"
 
 
 def _impossible(db: Path, table: VisitTable, possible: tuple[int, int] | None) -> np.ndarray:
@@ -273,6 +307,7 @@ def visit_events(
     rejects = [Reject(ref, NO_URL) for ref in refs.filter(no_url).to_pylist()]
     rejects += [Reject(ref, GARBLED.format(column="url")) for ref in refs.filter(junk).to_pylist()]
     rejects += [Reject(f"{db}#{table}.id={int(v)}", IMPOSSIBLE) for v in visits.impossible]
+    rejects += [Reject(f"{db}#{table}.id={v}", why) for v, why in visits.wrong_type]
     dropped = no_url | junk
     keep = np.flatnonzero(~dropped) if dropped.any() else slice(None)
     page = visits.page[keep]
