@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from omoide.cli.runtime import running_server, server_file
+from omoide.core.server_auth import auth_string
 from tests.fakes import CLI
 from tests.prefect_server import STARTUP_S, background, clean_env, free_port
 
@@ -37,13 +38,16 @@ def _wait_for(what: str, check, process, log: Path, timeout_s: float = STARTUP_S
     pytest.fail(f"{what} within {timeout_s:.0f} s: {log.read_text()[-3000:]}")
 
 
-def _scheduled_daily_runs(url: str) -> list[dict]:
-    """A Prefect API URL -> the scheduled runs of the `daily` deployment."""
+def _scheduled_daily_runs(url: str, home: Path) -> list[dict]:
+    """A Prefect API URL + its home -> the scheduled runs of the `daily` deployment, asked with the home's login."""
     body = {
         "flow_runs": {"state": {"type": {"any_": ["SCHEDULED"]}}},
         "deployments": {"name": {"any_": ["daily"]}},
     }
-    response = httpx.post(f"{url}/flow_runs/filter", json=body, timeout=30, trust_env=False)
+    user, _, password = auth_string(home).partition(":")
+    response = httpx.post(
+        f"{url}/flow_runs/filter", json=body, timeout=30, trust_env=False, auth=(user, password)
+    )
     response.raise_for_status()
     return response.json()
 
@@ -61,7 +65,7 @@ def test_the_service_runs_the_server_then_serve_and_the_daily_run_gets_scheduled
     with background(command, env, log) as process:
         url = _wait_for("the server did not answer", lambda: running_server(home), process, log)
         runs = _wait_for(
-            "no daily run was scheduled", lambda: _scheduled_daily_runs(url), process, log
+            "no daily run was scheduled", lambda: _scheduled_daily_runs(url, home), process, log
         )
         starts = {
             datetime.fromisoformat(r["expected_start_time"]).astimezone(ZoneInfo(TIMEZONE))
