@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from omoide.answer.periods import date_named
+from omoide.answer.language import Lang, date_text
 from omoide.core.days import zone
 from omoide.ingest import titles
 from omoide.ingest.tombstones import forgotten_at, keyed, salt_of
@@ -97,13 +97,17 @@ def forgotten(state_dir: Path, subject: str) -> Forgotten | None:
     return max(hits, key=lambda f: len(f.what), default=None)
 
 
-def gone_text(found: Forgotten, tz: str) -> str:
-    """Forgotten + timezone -> the answer saying it was forgotten, and when."""
-    day = found.at.astimezone(zone(tz)).date()
-    return f"You asked omoide to forget {found.what} on {date_named(day)}; nothing of it is kept."
+def gone_text(found: Forgotten, tz: str, lang: Lang = "en") -> str:
+    """Forgotten + timezone (+ the answer's language) -> the answer saying it was forgotten, and when."""
+    day = date_text(found.at.astimezone(zone(tz)).date(), lang)
+    if lang == "ja":
+        return f"{day}に「{found.what}」を忘れるよう頼まれたため、何も残っていません。"
+    return f"You asked omoide to forget {found.what} on {day}; nothing of it is kept."
 
 
-def left_out_text(found: Forgotten, tz: str) -> str:
-    """Forgotten + timezone -> the sentence added to an answer from what was kept of it."""
-    day = found.at.astimezone(zone(tz)).date()
-    return f"You asked omoide to forget {found.what} on {date_named(day)}: that is left out."
+def left_out_text(found: Forgotten, tz: str, lang: Lang = "en") -> str:
+    """Forgotten + timezone (+ the answer's language) -> the sentence added to an answer from what was kept of it."""
+    day = date_text(found.at.astimezone(zone(tz)).date(), lang)
+    if lang == "ja":
+        return f"{day}に「{found.what}」を忘れるよう頼まれたため、その分は除いています。"
+    return f"You asked omoide to forget {found.what} on {day}: that is left out."

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from omoide.answer.cite import Citation, shown
-from omoide.answer.periods import day_named, nothing_recorded
+from omoide.answer.language import Lang, day_text, nothing_recorded
 from omoide.vault.page_reader import PageLine, page_sections
 
 MAX_HIGHLIGHTS = 6
@@ -32,29 +32,24 @@ _LINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
 
 @dataclass(frozen=True)
 class Page:
-    """A digest page: its file, the period it covers (inclusive local days), how to name the period."""
+    """A digest page: its file and the period it covers (inclusive local days)."""
 
     path: Path
     first: date
     last: date
-    label: str
 
 
 def day_page(vault_dir: Path, day: date) -> Page:
     """Vault + day -> its daily page."""
-    return Page(vault_dir / "memory" / f"{day.isoformat()}.md", day, day, day_named(day))
+    return Page(vault_dir / "memory" / f"{day.isoformat()}.md", day, day)
 
 
 def week_page(vault_dir: Path, day: date) -> Page:
     """Vault + a day -> the page of its ISO week."""
     year, week, weekday = day.isocalendar()
     first = day - timedelta(days=weekday - 1)
-    name = f"{year}-W{week:02d}"
     return Page(
-        vault_dir / "memory" / "weekly" / f"{name}.md",
-        first,
-        first + timedelta(days=6),
-        f"the week {name}",
+        vault_dir / "memory" / "weekly" / f"{year}-W{week:02d}.md", first, first + timedelta(days=6)
     )
 
 
@@ -62,9 +57,17 @@ def month_page(vault_dir: Path, day: date) -> Page:
     """Vault + a day -> the page of its month."""
     first = day.replace(day=1)
     last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-    return Page(
-        vault_dir / "memory" / "monthly" / f"{first:%Y-%m}.md", first, last, f"{first:%B %Y}"
-    )
+    return Page(vault_dir / "memory" / "monthly" / f"{first:%Y-%m}.md", first, last)
+
+
+def page_label(page: Page, lang: Lang = "en") -> str:
+    """Page -> how an answer names its period: 'Friday, 20 November 2026', 'The week 2026-W47', 'November 2026' / '2026年第47週' …"""
+    if page.first == page.last:
+        return day_text(page.first, lang)
+    if page.path.parent.name == "weekly":
+        year, week, _ = page.first.isocalendar()
+        return f"{year}年第{week}週" if lang == "ja" else f"The week {year}-W{week:02d}"
+    return f"{page.first.year}年{page.first.month}月" if lang == "ja" else f"{page.first:%B %Y}"
 
 
 def _days(first: date, last: date) -> list[date]:
@@ -140,7 +143,20 @@ def _first_section(sections: dict[str, list[PageLine]], *names: str) -> list[Pag
     return []
 
 
-def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
+# What the answer itself says around the pages' own lines, which stay as the pipeline wrote them.
+_WORDS = {
+    "en": {
+        "highlights": "Highlights: ",
+        "sep": "; ",
+        "end": ".",
+        "noted": "You noted: ",
+        "lead": ": ",
+    },
+    "ja": {"highlights": "ハイライト：", "sep": "／", "end": "。", "noted": "メモ：", "lead": "："},
+}
+
+
+def read_page(page: Page, home: Path, lang: Lang = "en") -> tuple[list[str], list[Citation]]:
     """A digest page -> the sentences an overview takes from it, and their citations."""
     sections = page_sections(page.path)
     sentences: list[str] = []
@@ -158,7 +174,9 @@ def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
         # A week's or month's highlight names the day it came from (vault.period_pages).
         parts = [highlight_parts(h.text) for h in highlights]
         texts = [p.text if p else _clean(h.text) for p, h in zip(parts, highlights, strict=True)]
-        sentences.append("Highlights: " + "; ".join(t.rstrip(" .") for t in texts) + ".")
+        words = _WORDS[lang]
+        joined = words["sep"].join(t.rstrip(" .。") for t in texts)
+        sentences.append(words["highlights"] + joined + words["end"])
         cites += [
             _cite(page, h, home, _in_period(p.day, page) if p else _linked_day(h.text, page))
             for p, h in zip(parts, highlights, strict=True)
@@ -169,34 +187,31 @@ def read_page(page: Page, home: Path) -> tuple[list[str], list[Citation]]:
         if (m := _RETAIN.match(line.text))
     ][:MAX_KEPT]
     if kept:
-        sentences.append("You noted: " + " ".join(text for text, _, _ in kept))
+        sentences.append(_WORDS[lang]["noted"] + " ".join(text for text, _, _ in kept))
         cites += [Citation(shown(ref, home), page.first.isoformat()) for _, ref, _ in kept]
     return sentences, cites
 
 
 def overview(
-    vault_dir: Path, home: Path, first: date, last: date
+    vault_dir: Path, home: Path, first: date, last: date, lang: Lang = "en"
 ) -> tuple[str, list[Citation], str]:
-    """Vault + home + an inclusive window of local days -> the answer's text, its citations, what it was read from."""
+    """Vault + home + an inclusive window of local days (+ the answer's language) -> the answer's text, its citations, what it was read from."""
     pages = pages_for(vault_dir, first, last)
     if len(pages) > MAX_DAYS_LISTED:
         pages = _busiest(pages, MAX_DAYS_LISTED)
     parts: list[str] = []
     cites: list[Citation] = []
     for page in pages:
-        sentences, cited = read_page(page, home)
+        sentences, cited = read_page(page, home, lang)
         if not sentences:
             continue
-        lead = (
-            f"{page.label[0].upper()}{page.label[1:]}: "
-            if len(pages) > 1 or page.first != page.last
-            else ""
-        )
+        named = len(pages) > 1 or page.first != page.last
+        lead = page_label(page, lang) + _WORDS[lang]["lead"] if named else ""
         parts.append(lead + " ".join(sentences))
         cites += cited
     if not parts:
         # No page, or pages with nothing the pipeline wrote: an empty line would read as an answer.
-        return nothing_recorded(first, last), [], "none"
+        return nothing_recorded(first, last, lang), [], "none"
     kinds = {"weekly": "week page", "monthly": "month page"}
     basis = kinds.get(pages[0].path.parent.name, "day pages" if len(pages) > 1 else "day page")
     return "\n".join(parts), cites, basis

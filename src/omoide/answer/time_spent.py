@@ -16,9 +16,16 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.answer.cite import Citation
-from omoide.answer.periods import nothing_recorded, period_named
+from omoide.answer.language import (
+    Lang,
+    date_text,
+    day_text,
+    duration_text,
+    nothing_recorded,
+    period_text,
+)
 from omoide.core.days import day_bounds, days_between, local_day
-from omoide.memory.active_time import Spent, time_on
+from omoide.memory.active_time import NO_AFK, NO_AW, Spent, time_on
 from omoide.store.lake import read_events, read_facts
 
 DEFAULT_DAYS = 7
@@ -58,45 +65,92 @@ def _sessions_cited(
     return [c for _, _, c in found[:MAX_CITED]]
 
 
-def _phrase(spent: Spent, subject: str) -> str:
-    """What was counted -> 'github.com' or 'the app zoom' or 'windows titled “warelay”'."""
+def _phrase(spent: Spent, subject: str, lang: Lang = "en") -> str:
+    """What was counted -> 'github.com' or 'the app zoom' or 'windows titled “warelay”' (/ 'アプリ zoom' …)."""
+    if lang == "ja":
+        titled = f"タイトルに「{subject}」を含むウィンドウとページ"
+        return {"app": f"アプリ {subject}", "title": titled}.get(spent.kind, subject)
     return {"app": f"the app {subject}", "title": f"windows and pages titled “{subject}”"}.get(
         spent.kind, subject
     )
 
 
+# active_time's notes (why a figure may be 0 or coarse), as a Japanese answer says them.
+_NOTES_JA = {
+    NO_AW: "この期間のActivityWatchのデータがありません（閲覧履歴だけでは時間は分かりません）",
+    NO_AFK: "この期間のAFKデータ（aw-watcher-afk）がないため、ウィンドウの時間をそのまま数えています",
+}
+
+
+_NO_SUBJECT = {
+    "en": "Say what to count the time of: a site, an app or words of a title.",
+    "ja": "何の時間を数えるか（サイト、アプリ、タイトルの言葉）を書いてください。",
+}
+
+
+def _note(note: str, lang: Lang) -> str:
+    """active_time's note -> in the answer's language."""
+    return _NOTES_JA.get(note, note) if lang == "ja" else note
+
+
+def _span(first: date, last: date, lang: Lang) -> str:
+    """Inclusive local days -> 'on Friday, 20 November 2026' or 'from 2026-11-16 to 2026-11-20' (/ '2026年11月20日（金）' …)."""
+    if lang == "ja":
+        if first == last:
+            return day_text(first, lang)
+        return f"{date_text(first, lang)}から{date_text(last, lang)}まで"
+    return f"on {day_text(first, lang)}" if first == last else f"from {first} to {last}"
+
+
+def _said(spent: Spent, subject: str, first: date, last: date, lang: Lang) -> str:
+    """What was counted, with time in it, + its days -> the answer's sentence."""
+    if lang == "ja":
+        lead = "1分未満" if spent.seconds < 30 else f"約{duration_text(spent.seconds / 60, lang)}"
+        text = f"{_span(first, last, lang)}、{_phrase(spent, subject, lang)}に{lead}"
+        text += "（ActivityWatch：アクティブで離席していない時間、重なりは一度だけ数えています）。"
+        return text + (f"{_note(spent.note, lang)}。" if spent.note else "")
+    lead = "Under a minute" if spent.seconds < 30 else f"About {_duration(spent.seconds)}"
+    text = f"{lead} on {_phrase(spent, subject)} {_span(first, last, lang)}"
+    text += " (ActivityWatch: focused and not away; overlaps counted once)."
+    return text + (f" {spent.note}" if spent.note else "")
+
+
+def _none_said(spent: Spent, subject: str, first: date, last: date, lang: Lang) -> str:
+    """What was counted, with no time in it (or no time data at all), + its days -> the answer's sentence."""
+    span = _span(first, last, lang)
+    if spent.basis == "none" and lang == "ja":
+        return f"{span}の{subject}の時間は分かりません：{_note(spent.note or NO_AW, lang)}。"
+    if spent.basis == "none":
+        return f"No time can be told for {subject} {span}: {spent.note or 'no ActivityWatch data'}."
+    if lang == "ja":
+        return (
+            f"{period_text(first, last, lang)}、ActivityWatchには{_phrase(spent, subject, lang)}の"
+            "時間の記録がありません（アクティブで離席していない時間）。"
+        )
+    # Not "About 0 min": that reads as a measurement of something that was there.
+    text = f"ActivityWatch recorded no time on {_phrase(spent, subject)} {period_text(first, last, lang)}"
+    return text + " (focused and not away)."
+
+
 def time_spent_answer(
-    lake_dir: Path, subject: str, window: tuple[datetime, datetime], tz: str
+    lake_dir: Path, subject: str, window: tuple[datetime, datetime], tz: str, lang: Lang = "en"
 ) -> tuple[str, float, list[Citation], str]:
-    """Lake + subject + UTC window + timezone -> the answer's text, the minutes, the cited sessions, the basis."""
+    """Lake + subject + UTC window + timezone (+ the answer's language) -> the answer's text, the minutes, the cited sessions, the basis."""
     first = local_day(window[0], tz)
     last = max(first, local_day(window[1] - timedelta(microseconds=1), tz))
     days = days_between(first, last)
     # An event is stored on the day it starts: one running past midnight into the window counts.
     events = _events(lake_dir, [first - timedelta(days=1), *days])
     if not subject:
-        return "Say what to count the time of: a site, an app or words of a title.", 0.0, [], "none"
+        return _NO_SUBJECT[lang], 0.0, [], "none"
     if events.empty:
-        return nothing_recorded(first, last), 0.0, [], "none"
+        return nothing_recorded(first, last, lang), 0.0, [], "none"
     spent = time_on(events, subject, window[0], window[1])
-    minutes = round(spent.seconds / 60, 1)
-    span = (
-        f"on {first:%A}, {first.day} {first:%B %Y}" if first == last else f"from {first} to {last}"
-    )
-    if spent.basis == "none":
-        text = f"No time can be told for {subject} {span}: {spent.note or 'no ActivityWatch data'}."
-        return text, 0.0, [], "none"
-    if not spent.seconds:
-        # Not "About 0 min": that reads as a measurement of something that was there.
-        text = f"ActivityWatch recorded no time on {_phrase(spent, subject)} {period_named(first, last)}"
-        return text + " (focused and not away).", 0.0, [], spent.basis
-    lead = "Under a minute" if spent.seconds < 30 else f"About {_duration(spent.seconds)}"
-    text = f"{lead} on {_phrase(spent, subject)} {span}"
-    text += " (ActivityWatch: focused and not away; overlaps counted once)."
-    if spent.note:
-        text += f" {spent.note}"
+    if spent.basis == "none" or not spent.seconds:
+        return _none_said(spent, subject, first, last, lang), 0.0, [], spent.basis
+    text = _said(spent, subject, first, last, lang)
     cited = _sessions_cited(lake_dir, days, set(spent.refs), subject)
-    return text, minutes, cited, spent.basis
+    return text, round(spent.seconds / 60, 1), cited, spent.basis
 
 
 def _duration(seconds: float) -> str:
