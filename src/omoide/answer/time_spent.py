@@ -45,7 +45,7 @@ def _events(lake_dir: Path, days: list[date]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _sessions_cited(
+def sessions_cited(
     lake_dir: Path, days: list[date], refs: set[str], subject: str
 ) -> list[Citation]:
     """Lake + days + the refs of the events counted + the subject -> the sessions made from them, those naming it first, longest first."""
@@ -149,7 +149,7 @@ def time_spent_answer(
     if spent.basis == "none" or not spent.seconds:
         return _none_said(spent, subject, first, last, lang), 0.0, [], spent.basis
     text = _said(spent, subject, first, last, lang)
-    cited = _sessions_cited(lake_dir, days, set(spent.refs), subject)
+    cited = sessions_cited(lake_dir, days, set(spent.refs), subject)
     return text, round(spent.seconds / 60, 1), cited, spent.basis
 
 

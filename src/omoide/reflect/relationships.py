@@ -14,6 +14,11 @@ towards half its bond but never below. Types and thresholds are aigpt's.
 Only a person has a relationship (omoide.reflect.people decides who is one): a place, a
 project, an organisation, a bot and the user themself get NO_RELATIONSHIP, bond 0.
 
+aigpt's types measure closeness only, so a colleague one works with every day would read as a
+"friend". Where the records naming a person show the circle they come from
+(omoide.reflect.circles: a work workspace or work words -> colleague; a kinship word ->
+family), that circle is the type; the bond still says how close.
+
 One figure everywhere: the reflection computes each bond once, at its `now` and with the
 current Big Five, and stores it in the `entities` table beside the page it writes; the
 entity page, `omoide entity`, the profile (page and command) and the MCP tools all show that
@@ -32,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from omoide.core.kinds import NO_RELATIONSHIP
+from omoide.reflect.circles import COLLEAGUE, FAMILY, circle_evidence, circle_of
 
 if TYPE_CHECKING:
     from omoide.reflect.entities import Entity
@@ -123,8 +129,12 @@ def bond_strength(
     return min(max(base * recency_factor(days_since_last), 0.0), 1.0)
 
 
-def relationship_type(interaction_count: int, avg_importance: float, bond: float) -> str:
-    """Interactions, average importance, bond strength -> one of RELATIONSHIP_TYPES."""
+def relationship_type(
+    interaction_count: int, avg_importance: float, bond: float, circle: str = ""
+) -> str:
+    """Interactions, average importance, bond strength (+ the circle the evidence shows) -> one of RELATIONSHIP_TYPES, or the circle (colleague, family)."""
+    if circle in (COLLEAGUE, FAMILY):
+        return circle
     if bond >= CLOSE_FRIEND_MIN_BOND:
         return CLOSE_FRIEND
     if bond >= FRIEND_MIN_BOND:
@@ -153,8 +163,9 @@ def infer_relationship(
     last_seen: datetime,
     now: datetime,
     traits: Mapping[str, float] | None = None,
+    circle: str = "",
 ) -> Relationship:
-    """Entity slug, importance of each memory with it, last time seen, now -> Relationship."""
+    """Entity slug, importance of each memory with it, last time seen, now (+ Big Five, the circle the evidence shows) -> Relationship."""
     n = len(importances)
     avg = float(sum(importances) / n) if n else 0.0
     days = _days_since(last_seen, now)
@@ -165,7 +176,7 @@ def infer_relationship(
         avg_importance=round(avg, 4),
         days_since_last=round(days, 2),
         bond_strength=round(bond, 4),
-        relationship_type=relationship_type(n, avg, bond),
+        relationship_type=relationship_type(n, avg, bond, circle),
         confidence=round(evidence_confidence(n), 4),
     )
 
@@ -193,21 +204,36 @@ def relationships_for(
     traits: Mapping[str, float] | None = None,
     persons: Collection[str] = (),
 ) -> dict[str, Relationship]:
-    """Entities + memory rows (memory_id, importance) + now (+ Big Five, the slugs of people) -> Relationship per slug.
+    """Entities + memory rows (memory_id, importance; content and source when the circle is to be read) + now (+ Big Five, the slugs of people) -> Relationship per slug.
 
     Only the entities whose slug is in `persons` get a bond; the others NO_RELATIONSHIP.
     """
     unique = memories.drop_duplicates("memory_id")
     importance = dict(zip(unique["memory_id"], unique["importance"].astype(float), strict=True))
+    said = _said(unique)
     people = set(persons)
     out: dict[str, Relationship] = {}
     for ent in entities:
         values = [importance[m] for m in ent.memory_ids if m in importance]
         if ent.slug in people:
-            out[ent.slug] = infer_relationship(ent.slug, values, ent.last_seen, now, traits)
+            names = (ent.name, *ent.aliases)
+            texts = [said[m] for m in ent.memory_ids if m in said]
+            circle = circle_of(circle_evidence(t, names, ref=ref) for t, ref in texts)
+            out[ent.slug] = infer_relationship(ent.slug, values, ent.last_seen, now, traits, circle)
         else:
             out[ent.slug] = no_relationship(ent.slug, values, ent.last_seen, now)
     return out
+
+
+def _said(rows: pd.DataFrame) -> dict[str, tuple[str, str]]:
+    """Memory rows -> {memory_id: (content, source)} ({} when the rows carry no content)."""
+    if "content" not in rows.columns:
+        return {}
+    sources = rows["source"] if "source" in rows.columns else pd.Series("", index=rows.index)
+    return {
+        str(m): (str(c), str(s) if isinstance(s, str) else "")
+        for m, c, s in zip(rows["memory_id"], rows["content"], sources, strict=True)
+    }
 
 
 def stored_relationships(rows: pd.DataFrame) -> dict[str, Relationship]:

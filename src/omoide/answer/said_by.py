@@ -1,0 +1,157 @@
+"""Said by ("what did Peter say about the ryokan", "ピーターは旅館について何と言った") -> that speaker's own chat messages about the topic, quoted and cited.
+
+The speaker is a chat record's `actor` (every chat source writes who spoke there); the name
+asked means the actors that omoide.answer.names says it means (ピーター -> Peter). Only their
+own lines count, never a line of the conversation someone else wrote. Messages about the
+topic hold all its words (omoide.answer.lake_records); when none does, those holding at least
+half of them are shown as near it. Newest first, up to SHOWN, each quoted as written and
+cited. A question naming no topic shows the speaker's latest lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from omoide.answer.cite import Answer, Citation, shown
+from omoide.answer.lake_records import NEAR, lake_days, quoted, records_of, share, topic_terms
+from omoide.answer.language import Lang, moment_text
+from omoide.answer.names import bare, meant, page_names, spellings
+from omoide.core.days import local_day, zone
+from omoide.core.kinds import CHAT_SOURCE_KINDS
+
+if TYPE_CHECKING:
+    from omoide.answer.question import Question
+    from omoide.core.settings import Settings
+
+SHOWN = 3
+# What a question calls the person themself ("what did I say about …").
+_MYSELF = frozenset({"i", "me", "myself", "私", "わたし", "僕", "ぼく", "俺", "自分"})
+
+
+@dataclass(frozen=True)
+class Said:
+    """One message of the speaker's: when (UTC), its words, its ref, how much of the topic it holds."""
+
+    ts: datetime
+    text: str
+    ref: str
+    held: float
+
+
+def _window(q: Question) -> tuple[datetime, datetime] | None:
+    """A question -> its UTC window, or None."""
+    return (q.window.start, q.window.end) if q.window else None
+
+
+def _theirs(events: pd.DataFrame, names: set[str]) -> pd.DataFrame:
+    """A day's chat records + the speaker's spellings (case-folded) -> the messages they wrote."""
+    actors = events["actor"].map(lambda a: a.strip().casefold() if isinstance(a, str) else "")
+    return events[actors.isin(names)]
+
+
+def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
+    """A said-by question + settings + now -> the speaker's own messages about its topic, newest first, cited."""
+    lang: Lang = getattr(q, "lang", "en")
+    asked = bare(getattr(q, "speaker", "") or "")
+    topic = q.subject.strip()
+    tz = settings.timezone
+    window = _window(q)
+    if window is not None:
+        window = (window[0], min(window[1], max(now, window[0])))
+    if not asked:
+        return _answer(q, _ask_whom(lang), [], "none", tz)
+    days = lake_days(settings.lake_dir, window, tz)
+    chats = list(records_of(settings.lake_dir, days, CHAT_SOURCE_KINDS))
+    actors = [a for _, e in chats for a in e["actor"].dropna().astype(str).unique()]
+    if asked.casefold() in _MYSELF:
+        names = list(settings.me)
+    else:
+        pages = page_names(settings.vault_dir)
+        known = [*settings.people, *pages, *(a for al in pages.values() for a in al), *actors]
+        found = meant(asked, dict.fromkeys(known))
+        names = [n for f in found for n in spellings(f, pages, actors)]
+    folded = {n.casefold() for n in names}
+    theirs = [(d, _theirs(e, folded)) for d, e in chats]
+    theirs = [(d, e) for d, e in theirs if not e.empty]
+    shown_as = asked if lang == "ja" or not names else names[0]
+    if not theirs:
+        return _answer(q, _no_speaker(shown_as, lang), [], "none", tz)
+    wanted = topic_terms(topic)
+    said = [
+        Said(ts.to_pydatetime(), str(text), str(ref), share(str(text), wanted) if wanted else 1.0)
+        for _, e in theirs
+        for ts, text, ref in zip(e["ts"], e["text"], e["source_ref"], strict=True)
+        if isinstance(text, str) and text.strip()
+    ]
+    about = [s for s in said if s.held == 1.0] or [s for s in said if s.held >= NEAR]
+    count = len(said)
+    if not about:
+        return _answer(q, _never(shown_as, topic, wanted, count, lang), [], "lake", tz)
+    about.sort(key=lambda s: s.ts, reverse=True)
+    text = _quotes(shown_as, topic, about, tz, lang, near=about[0].held < 1.0)
+    home = settings.home
+    cites = [Citation(shown(s.ref, home), local_day(s.ts, tz).isoformat()) for s in about[:SHOWN]]
+    return _answer(q, text, cites, "lake", tz)
+
+
+def _answer(q: Question, text: str, cites: list[Citation], basis: str, tz: str) -> Answer:
+    """A question + the text + citations + the basis + timezone -> its Answer (the window as local days)."""
+    days = None
+    if q.window is not None:
+        end = max(q.window.start, q.window.end - timedelta(microseconds=1))
+        days = (local_day(q.window.start, tz), local_day(end, tz))
+    return Answer("said_by", days, text, cites, subject=q.subject, basis=basis, matched=bool(cites))
+
+
+def _ask_whom(lang: Lang) -> str:
+    """-> the answer to a said-by question that names no speaker."""
+    if lang == "ja":
+        return "誰の発言を探すかを書いてください（例：「ピーターは旅館について何と言った」）。"
+    return "Say whose words to look for (e.g. “what did Peter say about the ryokan”)."
+
+
+def _no_speaker(name: str, lang: Lang) -> str:
+    """A speaker no chat record has -> the sentence saying so."""
+    if lang == "ja":
+        return f"チャットに「{name}」の発言は記録されていません。"
+    return f"No chat message by {name} is recorded."
+
+
+def _never(name: str, topic: str, wanted: list[str], count: int, lang: Lang) -> str:
+    """A speaker + a topic none of their messages holds + what was searched -> the sentence saying so."""
+    words = ", ".join(wanted) if wanted else topic
+    if lang == "ja":
+        return (
+            f"{name}が「{topic}」について話したメッセージはありません"
+            f"（{name}のメッセージ{count}件から「{'、'.join(wanted) or topic}」を探しました）。"
+        )
+    messages = "message" if count == 1 else "messages"
+    return (
+        f"{name} never spoke of “{topic}” in the chats "
+        f"(searched {count} {messages} of {name}'s for: {words})."
+    )
+
+
+def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near: bool) -> str:
+    """The speaker + the topic + their messages about it (newest first) -> the answer quoting up to SHOWN of them."""
+    local = [(s, s.ts.astimezone(zone(tz))) for s in about[:SHOWN]]
+    rest = len(about) - SHOWN
+    if lang == "ja":
+        items = "、".join(f"「{quoted(s.text)}」（{moment_text(t, lang)}）" for s, t in local)
+        more = f"ほか{rest}件。" if rest > 0 else ""
+        if near:
+            lead = f"{name}の発言に「{topic}」の言葉をすべて含むものはありません。近いもの："
+        else:
+            lead = f"{name}が「{topic}」について言ったこと：" if topic else f"{name}の最近の発言："
+        return f"{lead}{items}。{more}"
+    items = "; ".join(f"“{quoted(s.text)}” ({moment_text(t, lang)})" for s, t in local)
+    more = f" And {rest} more." if rest > 0 else ""
+    if near:
+        lead = f"Nothing {name} wrote holds all the words of “{topic}”; the closest:"
+    else:
+        lead = f"{name} said about “{topic}”:" if topic else f"{name} said most recently:"
+    return f"{lead} {items}.{more}"
