@@ -184,13 +184,13 @@ def part_of_day_answer(q: Question, settings: Settings, now: datetime) -> Answer
     events = _events(settings.lake_dir, days) if end > start else pd.DataFrame()
     opened, cites = _open(settings.lake_dir, days, events, (start, end), lang)
     lines, cited = _lines(events, (start, end), tz, settings.home, lang)
-    shown_end = q.window.end.astimezone(local) if end >= q.window.end else end.astimezone(local)
     if not opened and not lines:
-        text = nothing_in_hours(start.astimezone(local), shown_end, lang)
+        # The hours as asked, even those still to come.
+        text = nothing_in_hours(start.astimezone(local), q.window.end.astimezone(local), lang)
         return Answer(
             "part_of_day", (first, last), text, subject=q.subject, basis="none", matched=False
         )
-    head = hours_text(start.astimezone(local), shown_end, lang)
+    head = hours_text(start.astimezone(local), end.astimezone(local), lang)
     lead = f"{head}：" if lang == "ja" else f"{head[0].upper()}{head[1:]}: "
     body = "".join([opened, *lines]) if lang == "ja" else " ".join(p for p in (opened, *lines) if p)
     return Answer(

@@ -56,7 +56,15 @@ def test_hours_with_no_record_say_so_in_both_languages(omoide_home: Path) -> Non
         assert got.answer == said and got.citations == [] and got.basis == "none"
     # Hours still to come hold nothing yet.
     early = part_of_day_answer(_asked("en", "12:00", "18:00"), settings, utc(WEDNESDAY, "11:00"))
-    assert early.answer.startswith("Nothing was recorded") and early.citations == []
+    assert (
+        early.answer == "Nothing was recorded on Wednesday, 11 November 2026 from 12:00 to 18:00."
+    )
+    assert early.citations == []
+    # A window running past now is said up to now.
+    now = utc(WEDNESDAY, "14:30")
+    assert part_of_day_answer(_asked("en", "12:00", "18:00"), settings, now).answer.startswith(
+        "On Wednesday, 11 November 2026 from 12:00 to 14:30: Open longest: github.com 1 h"
+    )
 
 
 def test_hours_are_named_across_midnight_and_to_its_end() -> None:
