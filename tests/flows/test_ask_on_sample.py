@@ -81,11 +81,14 @@ def test_a_day_with_no_records_is_said_so_not_answered_with_an_empty_line(
     sample_two_days: Path,
 ) -> None:
     tuesday = "2026-12-01T10:00"  # the sample ends on Friday 20 November
-    for question in ("what did I do yesterday", "昨日は何をしましたか"):
+    for question, said in (
+        ("what did I do yesterday", "Nothing was recorded on Monday, 30 November 2026."),
+        ("昨日は何をしましたか", "2026年11月30日（月）には何も記録されていません。"),
+    ):
         got = _ask(sample_two_days, question, now=tuesday)
         assert got["kind"] == "overview"
         assert got["window"] == {"since": "2026-11-30", "until": "2026-11-30"}
-        assert got["answer"] == "Nothing was recorded on Monday, 30 November 2026."
+        assert got["answer"] == said
         assert got["citations"] == []
     spent = _ask(sample_two_days, "how long was I on github.com last week", now=tuesday)
     assert spent["answer"].startswith("Nothing was recorded in the week 2026-W48")
@@ -94,3 +97,37 @@ def test_a_day_with_no_records_is_said_so_not_answered_with_an_empty_line(
     assert absent["answer"].startswith("ActivityWatch recorded no time on example.org")
     when = _ask(sample_two_days, "when did I last talk to Peter last week", now=tuesday)
     assert when["when"] is None and when["answer"].startswith("No record in the week 2026-W48")
+
+
+def test_count_which_days_and_compare_keep_the_json_keys_and_cite_every_day(
+    sample_two_days: Path,
+) -> None:
+    keys = {"kind", "window", "answer", "minutes", "when", "citations", "subject", "basis"}
+    talks = _ask(sample_two_days, "how many times did I talk to Peter")
+    assert set(talks) == keys and talks["kind"] == "count" and talks["minutes"] is None
+    n = int(talks["answer"].split()[0])
+    assert n == len(talks["citations"]) >= 2  # one per conversation, each cited
+    assert {c["day"] for c in talks["citations"]} == {"2026-11-19", "2026-11-20"}
+    cooked = _ask(sample_two_days, "which days did I cook oyakodon")
+    assert cooked["kind"] == "which_days"
+    assert [c["day"] for c in cooked["citations"]] == ["2026-11-20"]
+    assert cooked["citations"][0]["source"].startswith("sources/notes/2026-11-20.md#L")
+    # compare: both figures as time spent says them, the larger one's minutes
+    zoom = _ask(sample_two_days, "how long was I in zoom on Friday")["minutes"]
+    github = _ask(sample_two_days, "how long was I on github.com on Friday")["minutes"]
+    for question in (
+        "did I spend more time on github.com or in zoom on Friday",
+        "金曜日はgithub.comとzoomのどちらに長く時間を使いましたか",
+    ):
+        got = _ask(sample_two_days, question)
+        assert got["kind"] == "compare" and got["minutes"] == max(zoom, github)
+        assert got["window"] == {"since": "2026-11-20", "until": "2026-11-20"}
+        assert got["citations"] and all(c["day"] == "2026-11-20" for c in got["citations"])
+    assert "zoomの方が長く" in got["answer"]
+    first = _ask(sample_two_days, "when did I first book the ryokan")
+    assert first["when"] == "2026-11-19T20:15:00+01:00"  # the note line's own time
+    assert first["citations"][0]["source"].startswith("sources/notes/2026-11-19.md#L")
+    ja = _ask(sample_two_days, "どの日に親子丼を作った？")
+    assert ja["answer"].startswith("1日：2026年11月20日（金）「夕飯に親子丼を作った")
+    none = _ask(sample_two_days, "how many times did I go skydiving")
+    assert none["citations"] == [] and none["answer"].startswith("No record matches")

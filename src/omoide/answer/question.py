@@ -1,18 +1,31 @@
 """A question -> what kind of answer it asks for, the time window it names and what it is about (rules, English and Japanese).
 
-Four kinds, tried in this order:
+Kinds, tried in this order (the first that matches wins):
 
+- `compare`: "more time on X or Y", "did I run more in October or November", "XとYのどちら"
+  (`omoide.answer.alternatives`): two things in one window, or one thing in two windows;
+- `count`: "how many times", "how often", "how many days did I", 何回, 何度, 回数, 頻度;
 - `time_spent`: "how much time / how long … on X", "how many hours", "…に何時間", "どのくらい…使った";
+- `which_days`: "which / what days did I …", "list the days I …", どの日, 何日に;
 - `when`: "when did I last / first …", "when was the last time …", "the last time I …", "最後に…
   のはいつ", "初めて…したのはいつ"; any other "when did/was …" and "いつ" ask for the latest;
+- `said_by`: "what did Peter say / tell me / write about X", "did Peter say anything about X",
+  "ピーターは旅館について何と言っていましたか": `speaker` the person, `subject` the topic;
+- `commitments`: "what did I promise (Peter)", "what do I have to do", "my to-dos", 約束, やること:
+  `subject` to whom or about what ("" for all);
+- `who`: "who is Mina", "ミナって誰", "ミナはどんな人": `subject` the name;
 - `overview`: "what did I do", "what was I doing / up to / working on", "what happened",
   "summary / recap", "何をした", "何してた", "どうだった" — with a time window; without one it is
   a lookup (there is no period to roll up);
+- `part_of_day`: an overview (or a question of no other kind) whose window is hours of a day:
+  "this morning", "the afternoon of 11 November", "between 14:00 and 16:00", 11月17日の午後, 昨日の夜
+  (`omoide.answer.day_parts`);
 - `lookup`: everything else (answered by recall, the standing fact first).
 
-The window comes from `omoide.memory.time_words` ("yesterday", "last week", 先週, "on Friday");
-the subject is what is left once the asking words and the time words are taken out
-("how much time did I spend on github.com on Friday" -> "github.com").
+The window comes from `omoide.memory.time_words` ("yesterday", "last week", 先週, "on Friday"),
+narrowed to the hours a part of the day names; the subject is what is left once the asking
+words and the time words are taken out ("how much time did I spend on github.com on Friday" ->
+"github.com"). The answer's language comes from the question (`omoide.answer.language`).
 """
 
 from __future__ import annotations
@@ -21,9 +34,25 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from omoide.memory.time_words import TimeWindow, time_window, without_time_words
+from omoide.answer import asking
+from omoide.answer.alternatives import comparison
+from omoide.answer.day_parts import is_part_of_day, narrowed
+from omoide.answer.language import Lang, language_of
+from omoide.memory.time_words import TimeWindow, time_window
 
-KINDS = ("overview", "time_spent", "when", "lookup")
+KINDS = (
+    "overview",
+    "time_spent",
+    "when",
+    "lookup",
+    "count",
+    "which_days",
+    "compare",
+    "part_of_day",
+    "said_by",
+    "who",
+    "commitments",
+)
 _I = re.IGNORECASE
 
 _TIME_SPENT = re.compile(
@@ -43,7 +72,7 @@ _FIRST = re.compile(r"\bfirst\b|最初|初めて|はじめて", _I)
 _OVERVIEW = re.compile(
     r"\bwhat\s+(?:did|have|had)\s+i\s+(?:do|done|been\s+doing|work(?:ed)?\s+on|get\s+up\s+to)\b"
     r"|\bwhat\s+was\s+i\s+(?:doing|up\s+to|working\s+on)\b|\bwhat\s+(?:happened|went\s+on)\b"
-    r"|\bhow\s+was\s+(?:my\s+)?(?:day|week|month)\b"
+    r"|\bhow\s+was\s+(?:my\s+)?(?:day|week|month|morning|afternoon|evening|night)\b"
     r"|\b(?:summar(?:y|ise|ize)|recap|overview|review)\b",
     _I,
 )
@@ -51,7 +80,7 @@ _OVERVIEW_JA = re.compile(
     r"何を?し|なにを?し|何があった|何をやっ|どうだった|どんな(?:日|一日|週|月)|まとめ|振り返"
 )
 
-# What a question says around its subject, taken off to leave the subject itself.
+# What a time or when question says around its subject, taken off to leave the subject itself.
 _ASKING = [
     re.compile(p, _I)
     for p in (
@@ -67,18 +96,22 @@ _ASKING_JA = re.compile(
     r"(?:に|で|を|は)?(?:何時間|何分|どのくらい|どれくらい|どれだけ|どの位).*$"
     r"|(?:のは|は)?いつ.*$|^(?:最後に|最初に|初めて|はじめて)"
 )
-_TRAILING = re.compile(r"[\s?？!！。.,、]+$")
 
 
 @dataclass(frozen=True)
 class Question:
-    """A question sorted: its kind, the window its time words name, its subject, whether it asks for the first time."""
+    """A question sorted: its kind, the window its time words name, its subject, whether it asks for the first time,
+    the answer's language, who said it (said_by), the things compared and the periods compared (compare)."""
 
     text: str
     kind: str
     window: TimeWindow | None
     subject: str
     first: bool = False
+    lang: Lang = "en"
+    speaker: str = ""
+    subjects: tuple[str, ...] = ()
+    windows: tuple[TimeWindow, ...] = ()
 
 
 def _subject(text: str, kind: str) -> str:
@@ -90,20 +123,60 @@ def _subject(text: str, kind: str) -> str:
         out = _ASKING_JA.sub("", out).strip()
         out = re.sub(r"^(?:最後に|最初に|初めて|はじめて)", "", out)
         out = re.sub(r"^(?:に|で|を|は)", "", out)
-    return _TRAILING.sub("", out).strip()
+    return asking.tidy(out)
 
 
-def classify(text: str, tz: str, now: datetime) -> Question:
-    """Question + timezone + now -> its kind, the window it names, its subject."""
-    window = time_window(text, tz, now)
-    rest = without_time_words(text, window) if window else text
+def _without(text: str, phrases: tuple[str, ...]) -> str:
+    """Question + the words that named its window -> the question without them, spaces tidied."""
+    for phrase in phrases:
+        if phrase and phrase in text:
+            text = text.replace(phrase, " ", 1)
+    return re.sub(r"\s+([?？!！.,、。])", r"\1", " ".join(text.split())).strip(" ,、")
+
+
+def classify(text: str, tz: str, now: datetime, answer_language: str = "auto") -> Question:
+    """Question + timezone + now (+ the `answer_language` setting) -> its kind, the window it names, its subject."""
+    lang = language_of(text, answer_language)
+    narrow = narrowed(text, time_window(text, tz, now), tz, now)
+    window = narrow.window
+    rest = _without(text, narrow.phrases)
+    compared = comparison(text, tz, now)
+    if compared is not None:
+        first_window = compared.windows[0] if compared.windows else window
+        subject = " / ".join(compared.subjects)
+        return Question(
+            text,
+            "compare",
+            first_window,
+            subject,
+            False,
+            lang,
+            "",
+            compared.subjects,
+            compared.windows,
+        )
+    if asking.COUNT.search(text) or asking.COUNT_JA.search(text):
+        return Question(text, "count", window, asking.count_subject(rest), lang=lang)
     if _TIME_SPENT.search(text) or _TIME_SPENT_JA.search(text):
-        kind = "time_spent"
-    elif _WHEN.search(text) or _WHEN_JA.search(text):
-        kind = "when"
-    elif window is not None and (_OVERVIEW.search(text) or _OVERVIEW_JA.search(text)):
-        kind = "overview"
-    else:
-        kind = "lookup"
-    first = kind == "when" and bool(_FIRST.search(text))
-    return Question(text, kind, window, _subject(rest, kind), first)
+        return Question(text, "time_spent", window, _subject(rest, "time_spent"), lang=lang)
+    if asking.WHICH_DAYS.search(text) or asking.WHICH_DAYS_JA.search(text):
+        return Question(text, "which_days", window, asking.which_days_subject(rest), lang=lang)
+    if _WHEN.search(text) or _WHEN_JA.search(text):
+        first = bool(_FIRST.search(text))
+        return Question(text, "when", window, _subject(rest, "when"), first, lang)
+    said = asking.said_by_parts(rest)
+    if said is not None:
+        return Question(text, "said_by", window, said[1], lang=lang, speaker=said[0])
+    if asking.COMMITMENTS.search(text) or asking.COMMITMENTS_JA.search(text):
+        return Question(text, "commitments", window, asking.commitment_subject(rest), lang=lang)
+    name = asking.who_name(rest)
+    if name is not None:
+        return Question(text, "who", window, name, lang=lang)
+    part = is_part_of_day(window)
+    if window is not None and (_OVERVIEW.search(text) or _OVERVIEW_JA.search(text)):
+        return Question(
+            text, "part_of_day" if part else "overview", window, _subject(rest, ""), lang=lang
+        )
+    return Question(
+        text, "part_of_day" if part else "lookup", window, _subject(rest, ""), lang=lang
+    )

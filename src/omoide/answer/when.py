@@ -1,20 +1,19 @@
 """When ("when did I last talk to Peter", "最後に…したのはいつ") -> the moment of the latest (or earliest) record that matches, cited.
 
 The records are the lake's: chat messages, note lines, page visits and window titles, each
-with its own time. What matches:
+with its own time. What matches is the thing done (`omoide.answer.matching`): a conversation
+partner's messages; something seen ("visit seriouseats.com", "look at flights to Osaka") in
+any record; an activity ("book the ryokan", 出汁を作った) in the person's own notes and messages
+first, in the pages and windows only when those hold none. When no record holds every key
+word, the first English one (the question's own verb: "eat ramen") is let go.
 
-- "talk / chat / speak / write / text / call to or with X", "Xと話した": chat messages X wrote,
-  or written in a conversation with X (either side: the last time the two of you talked);
-- otherwise every key word of the subject (stop words out; an English word matches its -s,
-  -ed, -ing forms; Japanese by its katakana, kanji and Latin runs), in a record's text or title.
-
-A note line without a time of its own ("- Called the dentist" rather than "- 08:05 Called …")
-is dated by its day only: the answer names the day, not midnight.
+A note line's time is its own ("- 20:00 First try at dashi" is 20:00); a line or paragraph
+without one is dated by its day only, and the answer names the day, not midnight. On the day
+found, a timed record is preferred to an untimed one.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -23,25 +22,22 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.answer.cite import Citation, shown
-from omoide.answer.periods import day_named, period_named
+from omoide.answer.language import Lang, moment_text, period_text
+from omoide.answer.matching import (
+    Target,
+    looser,
+    own_mask,
+    quoted_line,
+    talk_mask,
+    target,
+    word_mask,
+)
 from omoide.core.days import day_bounds, local_day, zone
-from omoide.core.kinds import CHAT_SOURCE_KINDS
 from omoide.store.lake import read_events, stage_days
 
-_TALK = re.compile(
-    r"\b(?:talk(?:ed|ing)?|chat(?:ted|ting)?|spoke|speak(?:ing)?|message[sd]?|text(?:ed)?|"
-    r"call(?:ed)?|wr(?:ote|ite)|heard|hear)\b(?:\s+(?:to|with|from))?\s+(?P<who>.+)$",
-    re.IGNORECASE,
-)
-_TALK_JA = re.compile(r"^(?P<who>.+?)(?:と|に|から)(?:話|チャット|連絡|電話|メッセージ|会)")
-_STOP = frozenset(
-    "i me my we our you the a an to of on in at for with did do does was were is are be been "
-    "have has had last first time ever that this it about".split()
-)
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+", re.UNICODE)
-_JA_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}|[A-Za-z0-9][\w.\-]+")
-_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 TEXT_SHOWN = 120
+Window = tuple[datetime, datetime]
+Matching = Callable[[pd.DataFrame], pd.Series]
 
 
 @dataclass(frozen=True)
@@ -54,59 +50,7 @@ class Found:
     text: str
 
 
-def _stem(word: str) -> str:
-    """English word -> lower case without an -s, -ed or -ing ending (three letters kept)."""
-    w = word.casefold()
-    for ending in ("ing", "ed", "es", "s"):
-        if w.endswith(ending) and len(w) - len(ending) >= 3:
-            return w[: -len(ending)]
-    return w
-
-
-def key_terms(subject: str) -> list[str]:
-    """Subject -> the words a record must hold (stemmed English words, Japanese runs)."""
-    if _KANA.search(subject):
-        return [t.casefold() for t in _JA_RUN.findall(subject)]
-    return [_stem(w) for w in _WORD.findall(subject) if w.casefold() not in _STOP]
-
-
-def _holds(text: str, terms: list[str]) -> bool:
-    """Text + key terms -> does it hold every one (a Latin term as a word's stem)?"""
-    low = text.casefold()
-    words = {_stem(w) for w in _WORD.findall(text)}
-    return all(
-        t in words or (_KANA.search(t) and t in low) or ("." in t and t in low) for t in terms
-    )
-
-
-def _talk_partner(subject: str) -> str | None:
-    """Subject -> the person it asks about talking with, or None."""
-    m = _TALK.search(subject) or _TALK_JA.search(subject)
-    return m["who"].strip(" ?？.。") if m else None
-
-
-def _talk_mask(events: pd.DataFrame, who: str) -> pd.Series:
-    """Events + a name -> chat messages by them, or in a conversation with them."""
-    low = who.casefold()
-    chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
-
-    def named(value: object) -> bool:
-        v = str(value).casefold() if isinstance(value, str) else ""
-        return v == low or v.startswith(low + " ") or v.split(" ")[0] == low
-
-    return chat & (events["actor"].map(named) | events["title"].map(named)).astype(bool)
-
-
-def _word_mask(events: pd.DataFrame, terms: list[str]) -> pd.Series:
-    """Events + key terms -> the records whose text or title holds them all."""
-    if not terms:
-        return pd.Series(False, index=events.index)
-    text = events["text"].fillna("").astype(str) + " \n " + events["title"].fillna("").astype(str)
-    verdicts = {t: _holds(t, terms) for t in text.unique()}
-    return text.map(verdicts).astype(bool)
-
-
-def _days(lake_dir: Path, window: tuple[datetime, datetime] | None, tz: str) -> list[date]:
+def _days(lake_dir: Path, window: Window | None, tz: str) -> list[date]:
     """Lake + an optional UTC window -> the stored days to read."""
     days = stage_days(lake_dir, "events")
     if window is None:
@@ -115,33 +59,56 @@ def _days(lake_dir: Path, window: tuple[datetime, datetime] | None, tz: str) -> 
     return [d for d in days if first <= d <= last]
 
 
+def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
+    """A target + the person's name -> the (target, record test) pairs to try in turn: the strictest first."""
+
+    def words(t: Target) -> Matching:
+        return lambda e: word_mask(e, t.terms)
+
+    def own(t: Target) -> Matching:
+        return lambda e: word_mask(e, t.terms) & own_mask(e, user_name)
+
+    loose = looser(t)
+    if t.partner:
+        who = t.partner
+        return [(t, lambda e: talk_mask(e, who)), (t, words(t))]
+    if t.seen or t.site:
+        return [(t, words(t))] + ([(loose, words(loose))] if loose else [])
+    steps = [(t, own(t))] + ([(loose, own(loose))] if loose else [])
+    return steps + [(t, words(t))] + ([(loose, words(loose))] if loose else [])
+
+
 def find(
-    lake_dir: Path, subject: str, window: tuple[datetime, datetime] | None, tz: str, first: bool
+    lake_dir: Path,
+    subject: str,
+    window: Window | None,
+    tz: str,
+    first: bool,
+    user_name: str = "",
 ) -> Found | None:
-    """Lake + subject (+ UTC window) + timezone + earliest or latest -> the matching record, or None.
+    """Lake + subject (+ UTC window) + timezone + earliest or latest (+ the person's name) -> the matching record, or None.
 
     A conversation partner no chat names (ピーター, when the chat writes Peter) is looked for
     by the name's words instead.
     """
-    who = _talk_partner(subject)
     days = _days(lake_dir, window, tz)
-    if who:
-        found = _search(lake_dir, days, window, tz, first, lambda e: _talk_mask(e, who))
+    for tried, matching in tiers(target(subject), user_name):
+        found = _search(lake_dir, days, window, tz, first, matching, tried)
         if found is not None:
             return found
-    terms = key_terms(who or subject)
-    return _search(lake_dir, days, window, tz, first, lambda e: _word_mask(e, terms))
+    return None
 
 
 def _search(
     lake_dir: Path,
     days: list[date],
-    window: tuple[datetime, datetime] | None,
+    window: Window | None,
     tz: str,
     first: bool,
-    matching: Callable[[pd.DataFrame], pd.Series],
+    matching: Matching,
+    t: Target,
 ) -> Found | None:
-    """Lake + days + window + which end + a record test -> the first (or last) record that passes it."""
+    """Lake + days + window + which end + a record test + the target -> the first (or last) record that passes it."""
     for day in days if first else reversed(days):
         events = read_events(lake_dir, day)
         if events.empty:
@@ -152,41 +119,57 @@ def _search(
         hits = events.loc[mask].sort_values("ts", kind="stable")
         if hits.empty:
             continue
-        row = hits.iloc[0 if first else -1]
-        ts = row["ts"].to_pydatetime()
-        timed = not (row["source"] == "notes" and ts == day_bounds(day, tz)[0])
-        words = " ".join(str(row["text"] if isinstance(row["text"], str) else row["title"]).split())
+        midnight = day_bounds(day, tz)[0]
+        untimed = (hits["source"] == "notes") & (hits["ts"] == midnight)
+        # The day is found; a record with its own time says when on it.
+        timed = hits.loc[~untimed]
+        chosen = timed if not timed.empty else hits
+        row = chosen.iloc[0 if first else -1]
+        said = row["text"] if isinstance(row["text"], str) and row["text"] else row["title"]
         speaker = f"{row['actor']}: " if isinstance(row["actor"], str) and row["actor"] else ""
-        return Found(ts, timed, str(row["source_ref"]), speaker + words)
+        text = speaker + quoted_line(str(said), t.terms)
+        return Found(row["ts"].to_pydatetime(), not timed.empty, str(row["source_ref"]), text)
     return None
+
+
+LOOKED_IN = {"en": "notes, chats, pages and windows", "ja": "メモ、チャット、ページ、ウィンドウ"}
+
+
+def not_found(subject: str, days: tuple[date, date] | None, lang: Lang) -> str:
+    """Subject + the inclusive local days looked in (or None: all) -> the sentence saying no record matches, and where it looked."""
+    if lang == "ja":
+        what = f"「{subject}」" if subject else "質問"
+        where = f"{period_text(*days, lang)}には" if days else ""
+        return f"{where}{what}に当てはまる記録はありません（{LOOKED_IN[lang]}を探しました）。"
+    what = f"“{subject}”" if subject else "your question"
+    where = f" {period_text(*days, lang)}" if days else ""
+    return f"No record{where} matches {what} (looked in {LOOKED_IN[lang]})."
 
 
 def when_answer(
     lake_dir: Path,
     home: Path,
     subject: str,
-    window: tuple[datetime, datetime] | None,
+    window: Window | None,
     tz: str,
     first: bool,
+    lang: Lang = "en",
+    user_name: str = "",
 ) -> tuple[str, datetime | None, list[Citation]]:
-    """Lake + home + subject (+ window) + timezone + first or last -> the answer's text, the moment (local, with offset), the citation."""
-    found = find(lake_dir, subject, window, tz, first) if subject else None
+    """Lake + home + subject (+ window) + timezone + first or last (+ the answer's language, the person's name)
+    -> the answer's text, the moment (local, with offset), the citation."""
+    found = find(lake_dir, subject, window, tz, first, user_name) if subject else None
     if found is None:
-        what = f"“{subject}”" if subject else "your question"
-        if window is None:
-            return f"No record matches {what}.", None, []
-        since, until = (
-            local_day(window[0], tz),
-            local_day(window[1] - timedelta(microseconds=1), tz),
-        )
-        return f"No record {period_named(since, until)} matches {what}.", None, []
+        days = None
+        if window is not None:
+            end = window[1] - timedelta(microseconds=1)
+            days = (local_day(window[0], tz), local_day(end, tz))
+        return not_found(subject, days, lang), None, []
     local = found.ts.astimezone(zone(tz))
-    day = local.date()
-    moment = day_named(day) + (f" at {local:%H:%M}" if found.timed else "")
+    moment = moment_text(local, lang, found.timed)
     quote = found.text if len(found.text) <= TEXT_SHOWN else found.text[: TEXT_SHOWN - 1] + "…"
-    which = "First" if first else "Most recently"
-    return (
-        f"{which} on {moment}: “{quote}”.",
-        local,
-        [Citation(shown(found.ref, home), day.isoformat())],
-    )
+    if lang == "ja":
+        text = f"{'最初' if first else '最後'}は{moment}です：「{quote}」。"
+    else:
+        text = f"{'First' if first else 'Most recently'} on {moment}: “{quote}”."
+    return text, local, [Citation(shown(found.ref, home), local.date().isoformat())]

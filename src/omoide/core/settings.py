@@ -159,6 +159,9 @@ class Settings(BaseSettings):
     # older than this many days are deleted. At least 1: a reader (the MCP server, a recall)
     # may be reading a version of the last minutes, and deleting it under it fails the read.
     keep_versions_days: int = Field(7, ge=1)
+    # The language `omoide ask` answers in: "auto" takes the question's (Japanese for a question
+    # with kana or kanji, English otherwise); "en" or "ja" always that one.
+    answer_language: Literal["auto", "en", "ja"] = "auto"
 
     @field_validator("timezone")
     @classmethod

@@ -1,0 +1,172 @@
+"""The words a question asks with, by kind (English and Japanese): what tells its kind, and what comes off to leave its subject.
+
+`omoide.answer.question` tries the kinds in turn; each rule here is one family of phrasings,
+not a list of questions: "how many times / how often", 何回 / 何度 (count); "which / what days
+did I", どの日 / 何日に (which_days); "what did X say about Y", XはYについて何と言って (said_by);
+"who is X", Xって誰 / Xはどんな人 (who); "what did I promise", "what do I have to do", 約束 /
+やること (commitments).
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+COUNT = re.compile(
+    r"\bhow\s+(?:many\s+times|often|frequently)\b|\b(?:number|count)\s+of\s+times\b"
+    r"|\bhow\s+many\s+days\s+(?:did|have|had|was|were)\s+(?:i|we)\b"
+    r"|\bhow\s+many\s+(?!hours?\b|minutes?\b|days?\b)[\w.\-]+(?:\s+[\w.\-]+){0,2}?\s+(?:did|have|had)\s+(?:i|we)\b",
+    _I,
+)
+COUNT_JA = re.compile(r"何回|何度|幾度|回数|頻度|何日間")
+WHICH_DAYS = re.compile(
+    r"\b(?:which|what)\s+(?:days?|dates?)\s+(?:did|do|have|had|was|were)\s+(?:i|we)\b"
+    r"|\b(?:list|name|show)\s+(?:me\s+)?the\s+days\b|^\s*the\s+days\s+(?:when\s+|that\s+)?(?:i|we)\b",
+    _I,
+)
+WHICH_DAYS_JA = re.compile(
+    r"どの日|何日(?:に|と)|何曜日に|何日(?:ですか|でしたか|だった|だっけ)?[?？]?\s*$"
+)
+SAID_BY = re.compile(
+    r"\bwhat\s+(?:did|has|had|does|do|was|were)\s+(?P<who>(?!(?:we|you|it|they|that|this)\b)\S+(?:\s+\S+){0,2}?)"
+    r"\s+(?:been\s+)?(?:say|said|saying|tell\s+me|told\s+me|telling\s+me|write|wrote|writing|mention(?:ed)?|think)\b"
+    r"(?:\s+(?:about|of|on|regarding|concerning)\s+(?P<topic>.+?))?\s*[?.!]*\s*$"
+    r"|\bdid\s+(?P<who2>(?!(?:i|we|you|it|they)\b)\S+(?:\s+\S+){0,2}?)\s+(?:say|mention|tell\s+me|write)\s+"
+    r"(?:anything|something)\s+(?:about|of|on)\s+(?P<topic2>.+?)\s*[?.!]*\s*$",
+    _I,
+)
+SAID_BY_JA = re.compile(
+    r"^(?P<who>.+?)(?:は|が|って)(?:(?P<topic>.+?)(?:について|のこと(?:を|で|について)?|に関して|の話(?:を|で)?)(?:は|、)?)?"
+    r"(?:何|なん|なに)(?:と|て|か)(?:言|話|書|い)"
+)
+_NOT_A_SPEAKER_JA = frozenset({"誰", "だれ"})
+_NOT_A_NAME_JA = frozenset({"私", "僕", "俺", "自分", "わたし", "ぼく", "おれ", "誰", "だれ"})
+WHO = re.compile(r"^\s*who\s*(?:is|was|'s|’s)\s+(?P<name>.+?)\s*[?.!]*\s*$", _I)
+# What follows "who is" when it asks no one's name: "who is coming", "who was at the retro".
+_NOT_A_NAME = re.compile(
+    r"^(?:the|a|an|my|your|our|his|her|their|this|that|these|those|there|here|it|at|in|on|with"
+    r"|from|to|for|going|coming|still|also|not|never|always|free|online|available|next|responsible)\b"
+    r"|\w+ing\b",
+    _I,
+)
+WHO_JA = re.compile(
+    r"^(?P<name>.+?)(?:って|とは|というのは|ってのは|は)(?:誰|だれ|どなた|何者|どんな人|どういう人)"
+    r"(?:ですか|でしたか|なの|なん(?:だ|です)(?:っけ|か)?|だっけ|か)?[?？。]*\s*$"
+)
+COMMITMENTS = re.compile(
+    r"\b(?:i|we)\s+(?:have\s+|had\s+)?(?:promise[ds]?|promising|commit(?:ted)?\s+to|agreed\s+to|owe)\b"
+    r"|\bmy\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\b"
+    r"|\bwhat\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\b"
+    r"|\bwhat(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\b|\bto-?do\s+list\b"
+    r"|\bwhat\s+am\s+i\s+supposed\s+to\s+do\b",
+    _I,
+)
+COMMITMENTS_JA = re.compile(
+    r"約束|やること|やるべきこと|やらなきゃ|やらなければ|しなきゃ|しなければ(?:ならない|いけない)"
+    r"|しないといけない|TODO|ToDo|タスク"
+)
+
+# -- subjects: what comes off the question -------------------------------------------------
+_COUNT_ASKING = re.compile(
+    r"^\s*(?:how\s+(?:many\s+times|often|frequently|many\s+days)|(?:the\s+)?(?:number|count)\s+of\s+times)"
+    r"(?:\s+(?:did|do|does|have|had|was|were)\s+(?:i|we))?(?:\s+been)?\s+",
+    _I,
+)
+_COUNT_THINGS = re.compile(
+    r"^\s*how\s+many\s+(?P<thing>[\w.\-]+(?:\s+[\w.\-]+){0,2}?)\s+(?:did|have|had)\s+(?:i|we)(?:\s+\w+)?(?P<rest>.*)$",
+    _I,
+)
+_WHICH_DAYS_ASKING = re.compile(
+    r"^\s*(?:on\s+|in\s+)?(?:which|what)\s+(?:days?|dates?)\s+(?:did|do|have|had|was|were)\s+(?:i|we)\s+"
+    r"|^\s*(?:list|name|show)\s+(?:me\s+)?the\s+days\s+(?:when\s+|on\s+which\s+|that\s+)?(?:i|we)?\s*"
+    r"|^\s*the\s+days\s+(?:when\s+|that\s+)?(?:i|we)\s+",
+    _I,
+)
+_TOTAL = re.compile(r"\s*(?:in\s+total|so\s+far|altogether|overall)\s*$", _I)
+_COUNTERS_JA = re.compile(
+    r"(?:を|は|に|で)?(?:何回|何度|幾度)(?:くらい|ぐらい)?|(?:の)?回数|(?:どのくらいの|どれくらいの)?頻度で?|何日間"
+)
+_DAYS_JA = re.compile(
+    r"(?:のは|は)?(?:どの日|何日|何曜日)(?:に|と|ですか|でしたか|だった|だっけ)?[?？]?|日付"
+)
+_ME_JA = re.compile(r"^(?:私|僕|俺|自分|わたし|ぼく)(?:は|が)")
+_PARTICLE_JA = re.compile(r"^(?:に|で|を|は|が|と|の|、)+")
+_ENDING_JA = re.compile(
+    r"(?:のは|の)?(?:ましたか|ました|ましたっけ|ますか|ます|ですか|でしたか|でした|です|だった|だっけ|よね|か|っけ)*[?？。!！\s]*$"
+)
+_COMMITMENT_ASKING = re.compile(
+    r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?\s+to|owe)"
+    r"(?:\s+to(?!\s+do\b))?\s*"
+    r"|^\s*what\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\s*(?:for|about|with)?\s*"
+    r"|^\s*what(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\s*(?:for|about)?\s*"
+    r"|^\s*(?:show\s+me\s+)?my\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\s*(?:to|for|with|about)?\s*",
+    _I,
+)
+_COMMITMENT_TO_JA = re.compile(r"^(?P<who>.+?)(?:に|と|への|との)(?:何を?)?(?:約束|やる|する)")
+_TRAILING = re.compile(r"[\s?？!！。.,、]+$")
+
+
+def tidy(text: str) -> str:
+    """Subject -> without trailing punctuation and spaces."""
+    return _TRAILING.sub("", text).strip()
+
+
+def tidy_ja(text: str) -> str:
+    """A Japanese subject -> without the asker's 私は, leading particles and polite endings."""
+    out = _ME_JA.sub("", text.strip())
+    out = _PARTICLE_JA.sub("", out)
+    return tidy(_ENDING_JA.sub("", out)) or tidy(out)
+
+
+def count_subject(rest: str) -> str:
+    """A count question without its time words -> what is counted ('how many times did I go running' -> 'go running')."""
+    things = _COUNT_THINGS.match(rest)
+    if things and not _COUNT_ASKING.match(rest):
+        out = " ".join(f"{things['thing']} {things['rest']}".split())
+    else:
+        out = _COUNT_ASKING.sub("", rest, count=1)
+    out = _TOTAL.sub("", tidy(out))
+    if out != rest.strip() and not _COUNTERS_JA.search(out):
+        return tidy(out)
+    return tidy_ja(_COUNTERS_JA.sub("", out))
+
+
+def which_days_subject(rest: str) -> str:
+    """A which-days question without its time words -> what happened on them."""
+    out = _WHICH_DAYS_ASKING.sub("", rest, count=1)
+    if out != rest:
+        return tidy(out)
+    return tidy_ja(_DAYS_JA.sub("", rest))
+
+
+def said_by_parts(rest: str) -> tuple[str, str] | None:
+    """A question without its time words -> (speaker, topic) when it asks what someone said, or None."""
+    m = SAID_BY.search(rest)
+    if m:
+        who = m["who"] or m["who2"]
+        return tidy(who), tidy(m["topic"] or m["topic2"] or "")
+    j = SAID_BY_JA.search(rest.strip())
+    if j and _PARTICLE_JA.sub("", j["who"]) not in _NOT_A_SPEAKER_JA:
+        return tidy(_PARTICLE_JA.sub("", j["who"])), tidy(j["topic"] or "")
+    return None
+
+
+def who_name(rest: str) -> str | None:
+    """A question without its time words -> the name it asks who is, or None."""
+    m = WHO.match(rest)
+    if m and len(m["name"].split()) <= 4 and not _NOT_A_NAME.match(m["name"]):
+        return tidy(m["name"])
+    j = WHO_JA.match(rest.strip())
+    if j and _PARTICLE_JA.sub("", j["name"]) not in _NOT_A_NAME_JA:
+        return tidy(_PARTICLE_JA.sub("", j["name"]))
+    return None
+
+
+def commitment_subject(rest: str) -> str:
+    """A commitments question without its time words -> to whom or about what ('' for all of them)."""
+    cut = _COMMITMENT_ASKING.sub("", rest, count=1)
+    if cut != rest:
+        return tidy(cut)
+    j = _COMMITMENT_TO_JA.match(rest.strip())
+    return tidy(_PARTICLE_JA.sub("", j["who"])) if j else ""

@@ -1,0 +1,212 @@
+"""A question's subject -> what it matches in the lake's records: its key words, a conversation partner, the person's own records or what they saw.
+
+The thing done is matched, not the words the question asks it with:
+
+- asking verbs of seeing or going ("visit", "read", "look at", "watch", "go to", 見た, 行った,
+  読んだ …) come off the subject's start ("when did I last visit seriouseats.com" matches
+  records holding "seriouseats.com"); the subject is then something seen, and pages count as
+  much as notes;
+- any other subject is an activity ("book the ryokan", "cook", 出汁を作った): the person's own
+  notes and messages answer before the pages and windows they had open;
+- "talk / chat / write … to or with X", "Xと話した": chat messages X wrote, or written in a
+  conversation with X (either side);
+- a key word matches a record's word of the same stem ("running", "ran" and "runs" are "run";
+  "Booked!" is "book"); Japanese by its katakana, kanji and Latin runs, or, for a bare verb
+  (走った, 作る), by its kanji.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from omoide.core.kinds import ASSISTANT_CHAT_KINDS, CHAT_SOURCE_KINDS, OWN_SPEAKER, is_bot
+
+_I = re.IGNORECASE
+_TALK = re.compile(
+    r"\b(?:talk(?:ed|ing)?|chat(?:ted|ting)?|spoke|speak(?:ing)?|message[sd]?|text(?:ed)?|"
+    r"call(?:ed)?|wr(?:ote|ite)|heard|hear)\b(?!\s+about\b)(?:\s+(?:to|with|from))?\s+(?P<who>.+)$",
+    _I,
+)
+_TALK_JA = re.compile(r"^(?P<who>.+?)(?:と|に|から)(?:話|チャット|連絡|電話|メッセージ|会)")
+# Verbs of seeing ("read", "look at", "watch" …): what was seen is the subject, and the pages
+# and windows that showed it count as much as the person's notes.
+_SEEN = re.compile(
+    r"^(?:read(?:ing)?|look(?:ed|ing)?\s+(?:at|up|into|for)|check(?:ed|ing)?(?:\s+out)?"
+    r"|open(?:ed|ing)?|see|saw|seen|seeing|watch(?:ed|ing)?|brows(?:e|ed|ing)"
+    r"|search(?:ed|ing)?(?:\s+for)?|googl(?:e|ed|ing))\s+",
+    _I,
+)
+# Verbs of going or talking about: taken off too, the rest an activity unless it names a site.
+_GOING = re.compile(
+    r"^(?:(?:re)?visit(?:ed|ing)?|(?:go|went|been|going|get|got)\s+to"
+    r"|(?:talk(?:ed)?|think|thought|hear(?:d)?|learn(?:ed|t)?|ask(?:ed)?)\s+about)\s+",
+    _I,
+)
+# The verb "go" before an activity ("go running", "went swimming") says nothing of it.
+_GO = re.compile(r"^(?:go|goes|went|gone|going)\s+(?=\w+ing\b)", _I)
+_SEEN_JA = re.compile(r"(?:を|で)?(?:見|観|読|調べ|検索し)(?:た|て|る|ました|ます|んだ)?$")
+_GOING_JA = re.compile(
+    r"(?:に|へ|を)?(?:行|訪|訪ね|聞)(?:った|って|く|いた|ねた|れた|ました|きました)?$"
+)
+_STOP = frozenset(
+    "i me my we our you the a an to of on in at for with did do does was were is are be been "
+    "have has had last first time times ever that this it about more much many often".split()
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+", re.UNICODE)
+_JA_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}|[A-Za-z0-9][\w.\-]+")
+# A verb or adjective written as one kanji and its kana ending (走った, 作る): its kanji.
+_JA_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff](?=[\u3040-\u309f])")
+_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_HOST = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", _I)
+# English verbs whose past or participle no suffix rule reaches: the past -> the present.
+_IRREGULAR = {
+    **dict.fromkeys(("ran",), "run"),
+    **dict.fromkeys(("went", "gone", "goes", "going"), "go"),
+    **dict.fromkeys(("did", "done", "does", "doing"), "do"),
+    **{"ate": "eat", "eaten": "eat", "made": "make", "bought": "buy", "met": "meet"},
+    **{"swam": "swim", "swum": "swim", "rode": "ride", "ridden": "ride", "drove": "drive"},
+    **{"driven": "drive", "flew": "fly", "flown": "fly", "wrote": "write", "written": "write"},
+    **{"saw": "see", "seen": "see", "took": "take", "taken": "take", "gave": "give"},
+    **{"given": "give", "got": "get", "gotten": "get", "slept": "sleep", "taught": "teach"},
+    **{"caught": "catch", "brought": "bring", "paid": "pay", "left": "leave", "spoke": "speak"},
+    **{"spoken": "speak", "sang": "sing", "sung": "sing", "began": "begin", "begun": "begin"},
+    **{"found": "find", "sent": "send", "spent": "spend", "built": "build", "kept": "keep"},
+    **{"sold": "sell", "told": "tell", "thought": "think", "felt": "feel", "won": "win"},
+    **{"lost": "lose"},
+}
+_VOWELS = frozenset("aeiou")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a subject matches: its key terms, the person talked with, whether it was seen (pages count) and names a site."""
+
+    terms: tuple[str, ...]
+    partner: str | None = None
+    seen: bool = False
+    site: bool = False
+    words: str = ""  # the subject as matched, without its asking verb
+
+
+def stem(word: str) -> str:
+    """English word -> its stem: lower case, one ending off (-ing, -ed, -es, -s), a final y as i,
+    a doubled consonant single, a final e off; irregular pasts as their present ('ran' -> 'run')."""
+    w = _IRREGULAR.get(word.casefold(), word.casefold())
+    for ending in ("ing", "ed", "es", "s"):
+        if w.endswith(ending) and len(w) - len(ending) >= 3:
+            w = w[: -len(ending)]
+            break
+    if w.endswith("y") and len(w) >= 3:
+        w = w[:-1] + "i"
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in _VOWELS and w[-1].isalpha():
+        w = w[:-1]
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
+
+
+def key_terms(subject: str) -> list[str]:
+    """Subject -> the words a record must hold (stems of English words; Japanese runs, or a bare verb's kanji)."""
+    if _KANA.search(subject):
+        runs = [t.casefold() for t in _JA_RUN.findall(subject)]
+        return runs or _JA_STEM.findall(subject)[:1]
+    hosts = [h.casefold() for h in _HOST.findall(subject)]
+    rest = _HOST.sub(" ", subject)
+    return hosts + [stem(w) for w in _WORD.findall(rest) if w.casefold() not in _STOP]
+
+
+def holds(text: str, terms: tuple[str, ...] | list[str]) -> bool:
+    """Text + key terms -> does it hold every one (a Latin term as a word's stem, a host or Japanese term as written)?"""
+    low = text.casefold()
+    words = {stem(w) for w in _WORD.findall(text)}
+    return all(
+        t in words or (_KANA.search(t) and t in low) or ("." in t and t in low) for t in terms
+    )
+
+
+def without_asking_verb(subject: str) -> tuple[str, bool]:
+    """Subject -> it without a leading verb of seeing or going, and whether it asks about something seen."""
+    text = subject.strip()
+    for pattern, seen in ((_SEEN, True), (_GOING, False), (_SEEN_JA, True), (_GOING_JA, False)):
+        cut = pattern.sub("", text, count=1).strip()
+        if cut != text and cut:
+            return cut, seen
+    return _GO.sub("", text).strip(), False
+
+
+def target(subject: str) -> Target:
+    """A question's subject -> what it matches in the records."""
+    m = _TALK.search(subject) or _TALK_JA.search(subject)
+    partner = m["who"].strip(" ?？.。") if m else None
+    words, seen = (partner, False) if partner else without_asking_verb(subject)
+    return Target(tuple(key_terms(words)), partner, seen, bool(_HOST.search(words)), words)
+
+
+def looser(t: Target) -> Target | None:
+    """A target no record matched -> it without its first English term (the question's own verb:
+    'eat ramen' finds 'Ramen with Peter'), or None when nothing is left to drop."""
+    if len(t.terms) < 2 or t.partner or _KANA.search(t.words):
+        return None
+    return Target(t.terms[1:], None, t.seen, t.site, t.words)
+
+
+def record_text(events: pd.DataFrame) -> pd.Series:
+    """Events -> the words each is matched on: its text, title and URL."""
+    return (
+        events["text"].fillna("").astype(str)
+        + " \n "
+        + events["title"].fillna("").astype(str)
+        + " \n "
+        + events["url"].fillna("").astype(str)
+    )
+
+
+def word_mask(events: pd.DataFrame, terms: tuple[str, ...] | list[str]) -> pd.Series:
+    """Events + key terms -> the records whose text, title or URL holds them all."""
+    if not terms:
+        return pd.Series(False, index=events.index)
+    text = record_text(events)
+    verdicts = {t: holds(t, terms) for t in text.unique()}
+    return text.map(verdicts).astype(bool)
+
+
+def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:
+    """Events + a name -> chat messages by them, or in a conversation with them."""
+    low = who.casefold()
+    chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
+
+    def named(value: object) -> bool:
+        v = str(value).casefold() if isinstance(value, str) else ""
+        return v == low or v.startswith(low + " ") or v.split(" ")[0] == low
+
+    return chat & (events["actor"].map(named) | events["title"].map(named)).astype(bool)
+
+
+def own_mask(events: pd.DataFrame, user_name: str, with_retain: bool = True) -> pd.Series:
+    """Events + the person's name -> their own records: note lines (and `## Retain` lines) and the
+    messages they wrote to people (what they asked an AI assistant is a topic, not something they did)."""
+    kinds = ("note", "retain") if with_retain else ("note",)
+    notes = (events["source"] == "notes") & events["event_type"].isin(kinds)
+    speakers = {OWN_SPEAKER, user_name.casefold()} - {""}
+    actor = events["actor"].map(lambda a: isinstance(a, str) and a.casefold() in speakers)
+    source = events["source"].astype(str)
+    to_people = source.isin(CHAT_SOURCE_KINDS) & ~source.isin(ASSISTANT_CHAT_KINDS)
+    to_people &= ~events["title"].map(is_bot).astype(bool)
+    return notes | (to_people & actor.astype(bool))
+
+
+def seen_mask(events: pd.DataFrame) -> pd.Series:
+    """Events -> the pages and windows the person had open (visits, web and window events)."""
+    return events["event_type"].isin(("visit", "web", "window"))
+
+
+def quoted_line(text: str, terms: tuple[str, ...] | list[str]) -> str:
+    """A record's text + key terms -> its line holding them (a paragraph quotes the line that matched), one line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if terms and holds(line, terms):
+            return " ".join(line.split())
+    return " ".join(text.split())
