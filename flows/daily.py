@@ -271,7 +271,7 @@ def mark_day(settings: Settings, day: date, key: str | None, summary: dict[str, 
     outputs = [r["path"] for r in summary["sources"].values()]
     outputs += [summary["sessions"]["path"], summary["digest"]["path"], summary["digest"]["vault"]]
     shown = {k: v for k, v in day_counts(summary).items() if k not in summary["work"]}
-    mark_completed(settings.day_marks_dir, day, key, outputs, shown)
+    mark_completed(settings.day_marks_dir, day, key, outputs, shown, settings.home)
 
 
 def day_counts(summary: dict[str, Any]) -> dict[str, float]:
@@ -333,6 +333,7 @@ def stage_args(
         quarantine_dir=settings.quarantine_dir,
         state_dir=settings.state_dir,
         now=now,
+        home=settings.home,
     )
     sess_args = dict(
         lake_dir=settings.lake_dir,

@@ -76,6 +76,7 @@ def ingest_day(
     quarantine_dir: Path,
     state_dir: Path,
     now: datetime,
+    home: Path,
 ) -> dict[str, Any]:
     """Sources + day -> their sanitized events, less what was forgotten, merged into the lake; counts and path per source, failures."""
     failures: dict[str, str] = {}
@@ -87,7 +88,7 @@ def ingest_day(
             failures[name] = str(collected)
         else:
             raw[name] = collected
-    checked = sanitize_day(raw, day, tz, excluded_domains)
+    checked = sanitize_day(raw, day, tz, excluded_domains, home)
     tombs = load_tombstones(state_dir)
     by_name = {s.name: s for s in sources}
     results: dict[str, Any] = {}
@@ -99,7 +100,7 @@ def ingest_day(
         except DataQualityError as exc:
             failures[name] = str(exc)
             continue
-        rejected = all_rejected(by_name[name], day, tz, now, raw[name], clean.rejects)
+        rejected = all_rejected(by_name[name], day, tz, now, raw[name], clean.rejects, home)
         if rejected is not None:
             quarantine(quarantine_dir, "collect", day, name, clean.rejects, pd.Timestamp(now))
             failures[name] = rejected

@@ -10,7 +10,7 @@ from prefect.cache_policies import NO_CACHE
 
 from omoide.core.ids import stable_id
 from omoide.core.settings import Settings
-from omoide.ingest.span_cache import planned_fingerprints
+from omoide.ingest.span_cache import KEPT_DIR, planned_fingerprints
 from omoide.store.day_marks import completed
 from omoide.tasks.embed import EMBED_VERSION
 from omoide.tasks.ingest import INGEST_VERSION
@@ -42,7 +42,7 @@ def plan_days(
     settings: Settings, days: list[date], now: datetime
 ) -> tuple[dict[date, str | None], dict[date, dict[str, Any]]]:
     """Settings + days -> (each day's input key, None when it cannot be keyed; the figures of days already done from these inputs)."""
-    tz, kept = settings.timezone, settings.cache_dir / "plan"
+    tz, kept = settings.timezone, settings.cache_dir / KEPT_DIR
     prints = [
         planned_fingerprints(s, days, tz, now, kept, INGEST_VERSION) for s in settings.sources
     ]
@@ -58,7 +58,7 @@ def plan_days(
     done = {}
     if settings.lancedb_dir.exists():
         for day, key in keys.items():
-            figures = completed(settings.day_marks_dir, day, key)
+            figures = completed(settings.day_marks_dir, day, key, settings.home)
             if figures is not None:
                 done[day] = figures
     get_run_logger().info(

@@ -133,6 +133,7 @@ def sample_two_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
 SAMPLE_HOME_MODULES = (
     "tests/unit/agents/test_mcp.py",
     "tests/flows/test_commands_on_sample.py",
+    "tests/flows/test_home_moves.py",
     "tests/unit/memory/test_active_time.py",
     "tests/unit/cli/test_status.py",
 )

@@ -493,7 +493,7 @@ def ingest(source: Any, folder: Path) -> dict[str, Any]:
     out = sanitized(raw, DAY, TZ, [])
     for check in out.checks:
         quality.raise_for_failures(check)
-    failed = all_rejected(source, DAY, TZ, NOW, raw, out.rejects)
+    failed = all_rejected(source, DAY, TZ, NOW, raw, out.rejects, folder)
     if failed is None:
         merge_events(folder / "lake", DAY, source.name, out.events, replace=source.kind == "notes")
     quarantine(folder / "quarantine", "collect", DAY, source.name, out.rejects, pd.Timestamp(NOW))

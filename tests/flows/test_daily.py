@@ -149,13 +149,14 @@ def test_bad_inputs_fail_only_their_source(sample_home: Path):
     assert "a fine line after it" in set(events["text"].dropna())
     q = read_quarantine(sample_home / "quarantine")
     bad = q[q["source_name"] == "notes"]
-    assert len(bad) == 1 and bad.iloc[0]["ref"].startswith(str(note))
+    # Quarantine names the record as the lake would: relative to the home.
+    assert len(bad) == 1 and bad.iloc[0]["ref"].startswith(f"sources/notes/{LAST}.md#L")
     assert "UTF-8" in bad.iloc[0]["reason"]
     assert len(read_sessions(sample_home / "lake", LAST)) > 0
     assert "Tee mit @Peter im Café" in set(events.loc[events["source_name"] == "windows", "text"])
     assert "binary" not in set(events["source_name"])
     refused = q[q["source_name"] == "binary"]
-    assert list(refused["ref"]) == [str(src / "binary" / f"{LAST}.md")]
+    assert list(refused["ref"]) == [f"sources/binary/{LAST}.md"]
     assert "SQLite" in refused.iloc[0]["reason"]
     for page in (sample_home / "vault").rglob("*.md"):
         text = page.read_text(encoding="utf-8")

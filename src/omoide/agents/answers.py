@@ -18,11 +18,11 @@ from typing import Any
 import lancedb
 
 from omoide.answer.ask import LOOKUP_K, ask
-from omoide.answer.cite import shown as shown_ref
 from omoide.answer.recent import recent_activity
 from omoide.core.days import reference_time
 from omoide.core.errors import OmoideError
 from omoide.core.kinds import FACT_KINDS
+from omoide.core.refs import to_ref
 from omoide.core.settings import Settings
 from omoide.embed import get_embedder
 from omoide.embed.base import Embedder
@@ -110,7 +110,7 @@ def day_answer(memory: OpenMemory, day: str, detail: bool = False) -> dict[str, 
     records = shown.to_dict("records")
     page = memory_path(memory.settings.vault_dir, wanted)
     sections = page_sections(page)
-    rel = shown_ref(str(page), memory.settings.home)
+    rel = to_ref(page, memory.settings.home)
     answer: dict[str, Any] = {
         "day": wanted,
         "page": rel if page.exists() else None,

@@ -7,10 +7,12 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from omoide.core.refs import to_ref
+
 
 @dataclass(frozen=True)
 class Citation:
-    """Where an answer's sentence comes from: a line or record (relative to the home when inside it) and its local day."""
+    """Where an answer's sentence comes from: a line or record (a ref: omoide.core.refs) and its local day."""
 
     source: str
     day: str
@@ -56,12 +58,5 @@ def dedupe(citations: list[Citation]) -> list[Citation]:
 
 
 def shown(ref: str, home: Path) -> str:
-    """A record's ref (an absolute path with '#…', or already relative) -> relative to the home when inside it."""
-    path, sep, anchor = ref.partition("#")
-    p = Path(path)
-    if p.is_absolute():
-        try:
-            path = p.resolve().relative_to(home.resolve()).as_posix()
-        except ValueError:
-            pass
-    return f"{path}{sep}{anchor}"
+    """A record's ref (absolute, as older homes stored it, or already a ref) -> as cited: a ref (omoide.core.refs)."""
+    return to_ref(ref, home)

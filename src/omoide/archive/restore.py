@@ -27,9 +27,9 @@ from omoide.archive.layout import (
     CONFIG,
     FORMAT,
     MANIFEST,
+    READS,
     STATE_FILES,
     TABLES,
-    VERSION,
     folders,
     member_path,
     table_schema,
@@ -63,9 +63,10 @@ def read_manifest(zf: zipfile.ZipFile, archive: Path) -> dict[str, Any]:
         raise ArchiveError(f"{archive}: {MANIFEST} is not valid JSON ({exc})") from None
     if manifest.get("format") != FORMAT:
         raise ArchiveError(f"{archive}: format {manifest.get('format')!r}, expected {FORMAT!r}")
-    if manifest.get("version") != VERSION:
+    if manifest.get("version") not in READS:
         raise ArchiveError(
-            f"{archive}: export version {manifest.get('version')!r}; this omoide reads {VERSION}"
+            f"{archive}: export version {manifest.get('version')!r}; this omoide reads "
+            f"{', '.join(map(str, READS))}"
         )
     return manifest
 

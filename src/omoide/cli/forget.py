@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -13,7 +12,6 @@ from rich.table import Table
 
 from omoide.core.days import parse_day
 from omoide.core.errors import OmoideError
-from omoide.core.location import Remote
 
 out = Console()
 err = Console(stderr=True)
@@ -89,6 +87,7 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
     """Settings + selector -> the whole forget, under the writer lock; the receipt."""
     from omoide.cli.prefect_purge import purge_prefect, scrub_prefect_db
     from omoide.cli.runtime import flow_modules, outcome, quiesce, run_flow, writing
+    from omoide.core.refs import to_ref
     from omoide.forget.cascade import compact, days_to_remake, receipt_scan, settle, take_back
     from omoide.forget.select import select_records
 
@@ -128,16 +127,9 @@ def _forget(settings: Any, selector: Any) -> dict[str, Any]:
         "prefect_db_vacuumed": vacuumed,
         "scan": {
             "strings": len(selection.needles),
-            "hits": sorted({_shown(h.path, settings.home) for h in hits}),
+            "hits": sorted({to_ref(str(h.path), settings.home) for h in hits}),
         },
     }
-
-
-def _shown(path: Path | Remote, home: Path) -> str:
-    """A file still holding a forgotten string -> its path inside the home, or its full path or URI."""
-    if isinstance(path, Path) and path.is_relative_to(home):
-        return str(path.relative_to(home))
-    return str(path)
 
 
 def _show(report: dict[str, Any], as_json: bool) -> None:

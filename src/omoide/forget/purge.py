@@ -16,6 +16,7 @@ from pathlib import Path
 from omoide.core import schemas
 from omoide.core.files import write_parquet_atomic, write_text_atomic
 from omoide.core.location import StorePath, size_under, write_parquet
+from omoide.core.refs import to_ref
 from omoide.forget.matcher import Matcher
 from omoide.forget.scan import files_under
 from omoide.forget.select import Selection
@@ -274,6 +275,5 @@ def note_mentions(sources: Sequence[Path], matcher: Matcher, home: Path) -> list
             text = path.read_text(encoding="utf-8", errors="replace")
             for n, line in enumerate(text.splitlines(), start=1):
                 if matcher.in_text(line):
-                    shown = path.relative_to(home) if path.is_relative_to(home) else path
-                    found.append(f"{shown}#L{n}")
+                    found.append(to_ref(f"{path}#L{n}", home))
     return found

@@ -7,6 +7,9 @@ sources are checked together, one validation per edge (GX costs per expectation,
 row), and each source gets the verdicts of its own rows. Nothing is raised here: the caller
 publishes the check results first, then raises for critical failures
 (`quality.raise_for_failures`), so a failed gate is always visible in the UI.
+
+Here, before anything is written, every ref becomes home-relative (`omoide.core.refs`): the
+collectors name the absolute file they read, and a home that moves must still find it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 import pandas as pd
 
 from omoide import quality
 from omoide.core.days import day_bounds
+from omoide.core.refs import to_refs
 from omoide.ingest.normalise import normalised
 from omoide.ingest.sanitize import pii_residue, sanitize
 from omoide.ingest.sources import Collected
@@ -35,9 +40,17 @@ class Sanitized:
 
 
 def sanitized_day(
-    parts: Mapping[str, Collected], day: date, tz: str, excluded_domains: Sequence[str]
+    parts: Mapping[str, Collected],
+    day: date,
+    tz: str,
+    excluded_domains: Sequence[str],
+    home: Path | None = None,
 ) -> dict[str, Sanitized]:
-    """Collected events by source + local day -> each source's redacted events, rejects, checks."""
+    """Collected events by source + local day (+ OMOIDE_HOME) -> each source's redacted events, rejects, checks.
+
+    Given the home, the events' and rejects' refs are written relative to it; without one
+    (a test of one collector) they stay as collected.
+    """
     start, end = day_bounds(day, tz)
     params = {"day_start": start, "day_end": end}
     events, fixed = {}, {}
@@ -66,8 +79,12 @@ def sanitized_day(
         redactions = dict(fixed[name])
         for key, n in raw.fixed.items():
             redactions[key] = redactions.get(key, 0) + n
+        events_out = clean[name]
+        if home is not None:
+            events_out = events_out.assign(source_ref=to_refs(events_out["source_ref"], home))
+            rejects["ref"] = to_refs(rejects["ref"], home)
         out[name] = Sanitized(
-            clean[name],
+            events_out,
             rejects,
             {**counts[name], **redactions},
             [raw_checks[name], clean_checks[name]],
@@ -75,6 +92,12 @@ def sanitized_day(
     return out
 
 
-def sanitized(raw: Collected, day: date, tz: str, excluded_domains: Sequence[str]) -> Sanitized:
-    """One source's collected events + local day -> its redacted events, rejects and checks."""
-    return sanitized_day({"source": raw}, day, tz, excluded_domains)["source"]
+def sanitized(
+    raw: Collected,
+    day: date,
+    tz: str,
+    excluded_domains: Sequence[str],
+    home: Path | None = None,
+) -> Sanitized:
+    """One source's collected events + local day (+ OMOIDE_HOME) -> its redacted events, rejects and checks."""
+    return sanitized_day({"source": raw}, day, tz, excluded_domains, home)["source"]

@@ -26,6 +26,8 @@ from omoide.core.ids import stable_id
 from omoide.core.settings import SourceConfig
 from omoide.ingest.fingerprint import DB_KINDS, FileEntry, file_entry, input_files, span_prints
 
+# The folder under the home's cache where the keys are kept (an export carries it).
+KEPT_DIR = "plan"
 # Spans kept per source whose days' keys depend on the span (it holds rejects, fixes or
 # records without a time, which count in every day's key).
 KEPT_SPANS = 8

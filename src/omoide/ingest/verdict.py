@@ -18,18 +18,20 @@ quarantine while the run said ok) looks exactly like that. The rule, for every s
 Which rejects belong to no day is asked of the collector itself: they are the ones it still
 reports for an empty window in 1989, where no record can fall. Both extra reads happen only
 for a day with no event and some reject. The failure's message names the file of the first
-reject, how many records were rejected and the first reason; the rejects still go to
-quarantine.
+reject (its full path, for the person to open), how many records were rejected and the first
+reason; the rejects still go to quarantine.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 import pandas as pd
 
 from omoide.core.errors import OmoideError
+from omoide.core.refs import resolve_ref
 from omoide.core.settings import SourceConfig
 from omoide.ingest.sources import Collected, collect
 from omoide.ingest.sources.base import EARLIEST
@@ -47,8 +49,9 @@ def all_rejected(
     now: datetime,
     raw: Collected,
     rejects: pd.DataFrame,
+    home: Path,
 ) -> str | None:
-    """A source's collected day + every reject of it (ref, reason; the collector's first) -> why the day failed, or None."""
+    """A source's collected day + every reject of it (ref, reason; the collector's first) + OMOIDE_HOME -> why the day failed, or None."""
     gate_rejected = len(rejects) - len(raw.rejects)
     passed = raw.events["event_id"].nunique() - gate_rejected
     if passed > 0 or rejects.empty:
@@ -59,8 +62,8 @@ def all_rejected(
                 return None  # a quiet day of a source that reads other days
         except OmoideError:
             return None  # the day itself was read: its rejects are in quarantine
-        return _message(rejects, day, ", and no record of any day could be read")
-    return _message(rejects, day, "")
+        return _message(rejects, day, ", and no record of any day could be read", home)
+    return _message(rejects, day, "", home)
 
 
 def _of_the_day(source: SourceConfig, now: datetime, raw: Collected) -> bool:
@@ -72,10 +75,11 @@ def _of_the_day(source: SourceConfig, now: datetime, raw: Collected) -> bool:
     return any(r.ref not in everywhere for r in raw.rejects)
 
 
-def _message(rejects: pd.DataFrame, day: date, more: str) -> str:
-    """Every reject of a day + a remark -> the one-line failure: the file, how many, the first reason."""
+def _message(rejects: pd.DataFrame, day: date, more: str, home: Path) -> str:
+    """Every reject of a day + a remark + OMOIDE_HOME -> the one-line failure: the file, how many, the first reason."""
     ref, reason = str(rejects["ref"].iloc[0]), str(rejects["reason"].iloc[0])
-    file, _, part = ref.partition("#")
+    named, _, part = ref.partition("#")
+    file = resolve_ref(ref, home) or named
     line = _LINE_REF.fullmatch(part)
     where = f"line {line[1]}" if line else part
     first = f"{where}: {reason}" if where else reason

@@ -12,6 +12,7 @@ from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
 from omoide.core.kinds import OWN_SPEAKER
+from omoide.core.refs import to_ref
 from omoide.memory.day_summary import DaySummary
 from omoide.memory.entity_links import linked_entities
 from omoide.memory.memory_types import with_memory_types
@@ -34,12 +35,8 @@ def session_lines(sessions: pd.DataFrame, tz: str) -> list[tuple[str, str]]:
 
 
 def vault_ref(path: Path, line: int, home: Path) -> str:
-    """Vault file + line -> citation `vault/memory/DAY.md#Lnn` (relative to home when inside it)."""
-    try:
-        shown = path.resolve().relative_to(home.resolve()).as_posix()
-    except ValueError:
-        shown = path.resolve().as_posix()
-    return f"{shown}#L{line}"
+    """Vault file + line -> citation `vault/memory/DAY.md#Lnn` (a ref: omoide.core.refs)."""
+    return to_ref(f"{path}#L{line}", home)
 
 
 def day_memories(

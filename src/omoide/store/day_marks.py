@@ -1,11 +1,12 @@
 """Day marks: which days a backfill completed and from which inputs, so an unchanged day is skipped.
 
 A mark is a small JSON file per day holding the day's input key (its sources' records, the
-settings and the pipeline's versions, hashed), the files the day produced and the figures
-shown for it. A day counts as done only while its key is the same and every output is still
-there; a mark that cannot be read counts as no mark (the day simply runs again). A day that
-cannot be keyed (a live aw-server) is marked with no key: never skipped, but known to have
-completed, which is all the catch-up (`catch_up`) and `omoide status` ask of a mark.
+settings and the pipeline's versions, hashed), the files the day produced (refs relative to
+the home, omoide.core.refs, so a mark moves with its home) and the figures shown for it. A
+day counts as done only while its key is the same and every output is still there; a mark
+that cannot be read counts as no mark (the day simply runs again). A day that cannot be keyed
+(a live aw-server) is marked with no key: never skipped, but known to have completed, which
+is all the catch-up (`catch_up`) and `omoide status` ask of a mark.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from omoide.core.days import days_between
 from omoide.core.files import write_text_atomic
+from omoide.core.refs import resolve_ref, to_ref
 
 
 def mark_path(marks_dir: Path, day: date) -> Path:
@@ -26,8 +28,8 @@ def mark_path(marks_dir: Path, day: date) -> Path:
     return marks_dir / f"{day.isoformat()}.json"
 
 
-def completed(marks_dir: Path, day: date, key: str | None) -> dict[str, Any] | None:
-    """Marks folder + day + its input key -> the day's recorded figures if it completed from these inputs and its outputs remain, else None."""
+def completed(marks_dir: Path, day: date, key: str | None, home: Path) -> dict[str, Any] | None:
+    """Marks folder + day + its input key + OMOIDE_HOME -> the day's recorded figures if it completed from these inputs and its outputs remain, else None."""
     if key is None:
         return None
     try:
@@ -36,17 +38,24 @@ def completed(marks_dir: Path, day: date, key: str | None) -> dict[str, Any] | N
         return None
     if not isinstance(mark, dict) or mark.get("key") != key:
         return None
-    if not all(Path(p).exists() for p in mark.get("outputs", [])):
-        return None
+    for ref in mark.get("outputs", []):
+        path = resolve_ref(str(ref), home)
+        if path is None or not path.exists():
+            return None
     figures = mark.get("figures")
     return figures if isinstance(figures, dict) else None
 
 
 def mark_completed(
-    marks_dir: Path, day: date, key: str | None, outputs: list[str], figures: dict[str, Any]
+    marks_dir: Path,
+    day: date,
+    key: str | None,
+    outputs: list[str],
+    figures: dict[str, Any],
+    home: Path,
 ) -> None:
-    """Marks folder + day + input key + its output files + figures -> the day's mark, written atomically."""
-    mark = {"key": key, "outputs": sorted(outputs), "figures": figures}
+    """Marks folder + day + input key + its output files + figures + OMOIDE_HOME -> the day's mark, written atomically."""
+    mark = {"key": key, "outputs": sorted(to_ref(o, home) for o in outputs), "figures": figures}
     write_text_atomic(json.dumps(mark, sort_keys=True), mark_path(marks_dir, day))
 
 

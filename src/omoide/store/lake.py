@@ -106,8 +106,20 @@ def _without_superseded(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
 
 
 def _changed(old_rows: pd.DataFrame, new: pd.DataFrame) -> pd.Series:
-    """Old rows (ids also in new) -> bool per row: does the new version differ in content?"""
-    cols = ["ts", "duration_s", "title", "url", "text", "app", "fact_kind", "confidence"]
+    """Old rows (ids also in new) -> bool per row: does the new version differ in content or ref?"""
+    # The ref too: a row stored with an absolute ref (before refs were home-relative,
+    # omoide.core.refs) takes the new one when its day is read again.
+    cols = [
+        "ts",
+        "duration_s",
+        "title",
+        "url",
+        "text",
+        "app",
+        "fact_kind",
+        "confidence",
+        "source_ref",
+    ]
     a = old_rows.set_index("event_id")[cols]
     b = new.set_index("event_id").loc[a.index, cols]
     same = (a == b) | (a.isna() & b.isna())

@@ -3,8 +3,8 @@
 A person reads `2026-11-18 “Lance is the right store…” — [2026-11-18.md, line 20](…#L20)`;
 the memory id stays on the line for tools, in an HTML comment (`<!-- memory:ID -->`) that
 Markdown viewers hide. Quotes come from the stored text, which was redacted before it was
-stored. A citation (`path#Lnn`, relative to OMOIDE_HOME or absolute) becomes a link relative
-to the page, so it still resolves when the home or the vault is moved as a whole.
+stored. A citation (`path#Lnn`: a ref, omoide.core.refs) becomes a link relative to the page,
+so it still resolves when the home or the vault is moved as a whole.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from omoide.core.quotes import short_quote
+from omoide.core.refs import resolve_ref
 
 # Characters that would turn quoted text into a link, code, an HTML comment, an Obsidian tag or math.
 _MARKUP = re.compile(r"([\\`*\[\]<#$])")
@@ -32,18 +33,19 @@ class Cited:
     memory_id: str
     day: str
     quote: str
-    path: Path | None  # the cited file, absolute or relative to the working directory
+    path: Path | None  # the cited file (None: the memory cites no file)
     line: int | None
 
 
 def cited(row: Mapping[str, Any], home: Path) -> Cited:
-    """Memory row + OMOIDE_HOME -> how a page cites it (a relative citation is under the home)."""
-    ref, _, anchor = str(row.get("source") or "").partition("#L")
+    """Memory row + OMOIDE_HOME -> how a page cites it (its ref resolved against the home)."""
+    ref = str(row.get("source") or "")
+    anchor = ref.rpartition("#L")[2] if "#L" in ref else ""
     return Cited(
         memory_id=str(row["memory_id"]),
         day=str(row.get("day") or ""),
         quote=short_quote(str(row.get("content") or "")),
-        path=(home / ref) if ref else None,
+        path=resolve_ref(ref, home) if ref else None,
         line=int(anchor) if anchor.isdigit() else None,
     )
 

@@ -20,6 +20,7 @@ from omoide.core import schemas
 from omoide.core.errors import OmoideError
 from omoide.core.settings import get_settings
 from omoide.ingest.tombstones import SALT, TOMBSTONES
+from omoide.store.day_marks import completed, mark_completed
 from omoide.store.lake import write_facts
 from omoide.store.memories import open_memories, upsert_memories
 from omoide.store.opinions_table import open_opinions
@@ -74,6 +75,10 @@ def _home(home: Path, embedder: FakeEmbedder) -> Path:
     (home / "state").mkdir()
     (home / "state" / SALT).write_bytes(b"\x01" * 32)
     (home / "state" / TOMBSTONES).write_text('{"kind": "domain", "hash": "ab"}\n', "utf-8")
+    part = home / "lake" / "facts" / f"day={DAY}" / "facts.parquet"
+    mark_completed(home / "state" / "days", date(2026, 11, 20), "k", [str(part)], {}, home)
+    (home / "cache" / "plan").mkdir(parents=True)
+    (home / "cache" / "plan" / "source-1.json").write_text('{"days": {}}', "utf-8")
     (home / "omoide.toml").write_text('timezone = "Europe/Berlin"\n', "utf-8")
     return home
 
@@ -110,8 +115,13 @@ def test_a_home_comes_back_whole_in_an_empty_home(tmp_path: Path) -> None:
     assert counts["memories"] == 3 and not counts["re-embedded"] and counts["opinions"] == 1
     for name in ("memories", "opinions"):
         assert _rows(target / "lancedb", name) == _rows(source / "lancedb", name)
-    for part in ("lake/facts/day=2026-11-20/facts.parquet", f"vault/memory/{DAY}.md"):
+    parts = ("lake/facts/day=2026-11-20/facts.parquet", f"vault/memory/{DAY}.md")
+    parts += (f"state/days/{DAY}.json", "cache/plan/source-1.json")
+    for part in parts:
         assert (target / part).read_bytes() == (source / part).read_bytes()
+    # The day is done in its new place: status and the next run's catch-up see it.
+    assert counts["marks files"] == 1 and counts["plan files"] == 1
+    assert completed(target / "state" / "days", date(2026, 11, 20), "k", target) == {}
     for part in (SALT, TOMBSTONES):  # the same salt: the tombstones still match what they hid
         assert (target / "state" / part).read_bytes() == (source / "state" / part).read_bytes()
     assert counts["tombstones"] == 1
@@ -185,6 +195,7 @@ def test_an_archive_from_before_memory_types_is_typed_by_backend(tmp_path: Path)
     export_home(get_settings(home=_home(tmp_path / "a", embedder)), archive)
     with zipfile.ZipFile(archive) as src, zipfile.ZipFile(old, "w") as dst:
         manifest = json.loads(src.read("manifest.json"))
+        manifest["version"] = 1  # written before the day marks travelled too
         for item in src.infolist():
             data = src.read(item)
             if item.filename == "tables/memories.jsonl":

@@ -19,9 +19,12 @@ ISSUE_DAY = date(2017, 12, 3)
 
 
 def verdict(source: SourceConfig, day: date) -> str | None:
-    """A source + a Tokyo day -> the ingest task's verdict on it, as tasks/ingest.py asks for it."""
+    """A source + a Tokyo day -> the ingest task's verdict on it, as tasks/ingest.py asks for it (its
+    folder as the home: the refs are relative to it, the message names the file in full)."""
     raw = collect(source, *day_bounds(day, TZ), NOW)
-    return all_rejected(source, day, TZ, NOW, raw, sanitized(raw, day, TZ, []).rejects)
+    home = source.path.parent if source.path else Path.cwd()
+    rejects = sanitized(raw, day, TZ, [], home).rejects
+    return all_rejected(source, day, TZ, NOW, raw, rejects, home)
 
 
 def broken_layout(folder: Path) -> Path:

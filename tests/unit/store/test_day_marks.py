@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 from omoide.store.day_marks import (
     backfill_command,
     catch_up,
+    completed,
     mark_completed,
     mark_path,
     marked_days,
@@ -80,9 +83,33 @@ def test_missing_days_are_the_windows_days_without_a_mark_since_the_first_one() 
 def test_marked_days_reads_marks_and_passes_over_what_is_not_one(tmp_path: Path) -> None:
     marks = tmp_path / "days"
     assert marked_days(marks) == []
-    mark_completed(marks, date(2026, 11, 20), "k", [], {"events": 1})
-    mark_completed(marks, date(2026, 11, 18), None, [], {})  # a day that could not be keyed
+    mark_completed(marks, date(2026, 11, 20), "k", [], {"events": 1}, tmp_path)
+    mark_completed(
+        marks, date(2026, 11, 18), None, [], {}, tmp_path
+    )  # a day that could not be keyed
     mark_path(marks, date(2026, 11, 19)).write_text("{half", encoding="utf-8")
     (marks / "notes.json").write_text("{}", encoding="utf-8")
     (marks / ".2026-11-21.json.x1.tmp").write_text("{}", encoding="utf-8")
     assert marked_days(marks) == [date(2026, 11, 18), date(2026, 11, 20)]
+
+
+def test_a_mark_names_its_outputs_relative_to_the_home_so_it_holds_in_a_moved_home(
+    tmp_path: Path,
+) -> None:
+    home, day = tmp_path / "a", date(2026, 11, 20)
+    part = home / "lake" / "events" / "day=2026-11-20" / "notes.parquet"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"PAR1")
+    mark_completed(home / "state" / "days", day, "k", [str(part)], {"events": 3}, home)
+    mark = json.loads(mark_path(home / "state" / "days", day).read_text("utf-8"))
+    assert mark["outputs"] == ["lake/events/day=2026-11-20/notes.parquet"]
+    moved = tmp_path / "b"
+    shutil.copytree(home, moved)
+    shutil.rmtree(home)
+    assert completed(moved / "state" / "days", day, "k", moved) == {"events": 3}
+    # A mark of a home made before refs were relative: its absolute outputs still count.
+    old = {"key": "k", "outputs": [str(moved / part.relative_to(home))], "figures": {"e": 1}}
+    mark_path(moved / "state" / "days", day).write_text(json.dumps(old), "utf-8")
+    assert completed(moved / "state" / "days", day, "k", moved) == {"e": 1}
+    (moved / "lake" / "events" / "day=2026-11-20" / "notes.parquet").unlink()
+    assert completed(moved / "state" / "days", day, "k", moved) is None
