@@ -83,10 +83,11 @@ def sample(
         ),
     ] = 1.0,
 ) -> None:
-    """Write a deterministic sample week in the real source formats, plus its omoide.toml."""
-    from omoide.sample import write_sample
+    """Write deterministic sample days in the real source formats, its omoide.toml and its script (sample-script.json)."""
+    from omoide.sample import write_sample, write_script
 
     first, last = write_sample(out_dir, days=days, end=parse_day(end), volume=volume)
+    write_script(out_dir, first, last)
     out.print(f"{first} {last}")
 
 

@@ -1,22 +1,28 @@
 """The sample's scripted content (package data under `sample/data/`) -> one typed, cached Content.
 
-Everything a person might want to read or change about the fictional week lives in data
+Everything a person might want to read or change about the fictional person lives in data
 files: who she is (`person.yaml`), the pages she visits (`pages.yaml`), her desk
 (`desk.yaml`), the planted PII and look-alikes (`pii.yaml`, `planted.yaml`), each
-weekday's plan (`week.yaml`), note (`notes/<weekday>.md`) and chat script
-(`chats/<weekday>.txt`). The generator only turns them into the real formats.
+weekday's plan (`week.yaml`), the story month's days, each with its own note
+(`notes/<YYYY-MM-DD>.md`) and chat script (`chats/<YYYY-MM-DD>.txt`) and maybe its own plan
+(`story.yaml`), and the routine note and chat of any other day by its weekday
+(`notes/<weekday>.md`, `chats/<weekday>.txt`). The generator only turns them into the real
+formats.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
+from datetime import date
 from importlib import resources
 from typing import Any
 
 import yaml
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,12 @@ class Content:
     flip_p: float
     modes: dict[str, dict[str, float]]  # mode -> app weights
     planted: tuple[Planted, ...]
-    days: tuple[DayScript, ...]  # by weekday, 0 = Monday
+    days: tuple[DayScript, ...]  # routine days by weekday, 0 = Monday
+    story: dict[date, DayScript]  # the story month's days, each its own
+
+    def day_script(self, day: date) -> DayScript:
+        """Local day -> its script: the story's own day, or its weekday's routine."""
+        return self.story.get(day) or self.days[day.weekday()]
 
     @property
     def pii_samples(self) -> tuple[str, ...]:
@@ -74,7 +85,7 @@ def _text(name: str) -> str:
     return resources.files("omoide.sample").joinpath("data", name).read_text(encoding="utf-8")
 
 
-def _yaml(name: str) -> dict[str, Any]:
+def data_yaml(name: str) -> dict[str, Any]:
     """Data file name -> its YAML mapping."""
     return yaml.safe_load(_text(name))
 
@@ -94,8 +105,8 @@ def _hhmm(value: object) -> str:
 @functools.cache
 def content() -> Content:
     """-> the sample's content, read once from the package data."""
-    person, pii, pages = _yaml("person.yaml"), _yaml("pii.yaml"), _yaml("pages.yaml")
-    desk, week = _yaml("desk.yaml"), _yaml("week.yaml")
+    person, pii, pages = data_yaml("person.yaml"), data_yaml("pii.yaml"), data_yaml("pages.yaml")
+    desk, week = data_yaml("desk.yaml"), data_yaml("week.yaml")
     names = {
         **pii["planted"],
         "user_speaker": person["user_speaker"],
@@ -107,12 +118,14 @@ def content() -> Content:
             p["kind"],
             tuple(tuple(cell.format_map(names) for cell in row) for row in p["rows"]),
         )
-        for p in _yaml("planted.yaml")["planted"]
+        for p in data_yaml("planted.yaml")["planted"]
     )
     days = tuple(
         DayScript("; ".join(week["segments"][d]), _text(f"notes/{d}.md"), _text(f"chats/{d}.txt"))
         for d in WEEKDAYS
     )
+    plans = data_yaml("story.yaml")["plans"]
+    story = {day: _story_day(day, plans.get(day), days[day.weekday()]) for day in _story_days()}
     return Content(
         host=person["host"],
         timezone=person["timezone"],
@@ -135,4 +148,18 @@ def content() -> Content:
         modes={m: dict(w) for m, w in desk["modes"].items()},
         planted=planted,
         days=days,
+        story=story,
     )
+
+
+def _story_days() -> list[date]:
+    """-> the story month's days: those with a dated note under `sample/data/notes/`."""
+    folder = resources.files("omoide.sample").joinpath("data", "notes")
+    found = (_DAY_FILE.fullmatch(entry.name) for entry in folder.iterdir())
+    return sorted(date.fromisoformat(m.group(1)) for m in found if m)
+
+
+def _story_day(day: date, plan: list[str] | None, routine: DayScript) -> DayScript:
+    """Story day + its own plan (or None) + its weekday's routine -> its script: own note and chat."""
+    segments = "; ".join(plan) if plan else routine.segments
+    return DayScript(segments, _text(f"notes/{day}.md"), _text(f"chats/{day}.txt"))

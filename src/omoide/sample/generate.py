@@ -22,6 +22,7 @@ FIREFOX_DB = Path("sources/firefox/places.sqlite")
 AW_EXPORT = Path("sources/activitywatch/aw-buckets-export.json")
 NOTES_DIR = Path("sources/notes")
 CHAT_LOG = Path("sources/chat/chat.jsonl")
+SCRIPT = Path("sample-script.json")  # what happened when (omoide.sample.script), beside the sources
 
 
 def _toml() -> str:
@@ -64,9 +65,10 @@ def write_sample(
 ) -> tuple[date, date]:
     """Folder + days ending at `end` (+ activity volume) -> sample sources and omoide.toml; (first, last) day.
 
-    `volume` scales how often the person switches windows and pages (1: about 1,200 events a
-    day across the five sources; 3: about 3,400, a heavy day); the story (notes, chats,
-    planted facts) is the same.
+    Days of the story month (the 30 days ending 20 November 2026) are written from their own
+    note and chat, any other day from its weekday's routine. `volume` scales how often the
+    person switches windows and pages (1: about 1,200 events a day across the five sources;
+    3: about 3,400, a heavy day); the story (notes, chats, planted facts) is the same.
     """
     if days < 1:
         raise ConfigError(f"days must be at least 1, got {days}")
@@ -75,16 +77,20 @@ def write_sample(
     first = end - timedelta(days=days - 1)
     span = [first + timedelta(days=i) for i in range(days)]
     planted: list[list[Planted]] = [[] for _ in span]
+    # The planted items go where a three-day sample puts them, over the last three days, so
+    # a longer sample ends in the very days the short one holds.
+    window = min(days, 3)
     for k, item in enumerate(content().planted):
-        planted[k % days].append(item)
+        planted[days - window + k % window].append(item)
     focus, visits, afk, chat = [], [], [], []
     notes_dir = out / NOTES_DIR
+    (out / SCRIPT).unlink(missing_ok=True)  # it told of the sources written before
     if notes_dir.is_dir():
         for old in notes_dir.glob("[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].md"):
             old.unlink()
     for idx, day in enumerate(span):
         rng = random.Random(f"{seed}:{day.isoformat()}")
-        script = content().days[day.weekday()]
+        script = content().day_script(day)
         plan = script.segments
         if idx == 0 and not plan.startswith("00:"):
             # Always some activity just after local midnight: it belongs to the previous UTC day.
