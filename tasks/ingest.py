@@ -34,8 +34,10 @@ from omoide.tasks.sanitize import sanitize_day
 # Bump when collect/sanitize logic changes, so cached days are recomputed. 5: ActivityWatch
 # ids say what the event is (old rows replaced: aw_events.superseded), naive AW times local,
 # text files decoded by their BOM, binary files and garbled text refused. 6: a source whose
-# records of the day were all rejected fails for the day (omoide.ingest.verdict).
-INGEST_VERSION = f"{__version__}-6"
+# records of the day were all rejected fails for the day (omoide.ingest.verdict). 7: refs
+# relative to the home; chat exports' media markers, date order and times in more locales;
+# wrong-typed SQLite and JSON values rejected by row.
+INGEST_VERSION = f"{__version__}-7"
 # Sources that are the whole truth of their day when read: an edited note replaces itself.
 _SNAPSHOT_KINDS = {"notes"}
 
