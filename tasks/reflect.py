@@ -64,7 +64,7 @@ from omoide.vault.related import day_files, write_related
 from omoide.vault.retain_marks import write_marks
 
 # Bump when a step's logic changes, so cached reflections are recomputed.
-REFLECT_VERSION = f"{__version__}-4"
+REFLECT_VERSION = f"{__version__}-5"  # -5: a relation told by its circle (work, family)
 LLM_RETRY = dict(retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=10))
 STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 
