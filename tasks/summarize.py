@@ -27,8 +27,9 @@ from omoide.vault.daily import memory_path, without_front_matter, write_daily
 
 # -2: entity links on records, CJK digest terms; -3: memory types; -4: typed `## Retain`
 # lines with block ids in the vault; -5: a chat memory's context never crosses a sitting;
-# -6: time per activity and time at the computer by ActivityWatch's arithmetic (active_time)
-SUMMARIZE_VERSION = f"{__version__}-9"  # -9: slash dates and two months resolved, highlights cut
+# -6: time per activity and time at the computer by ActivityWatch's arithmetic (active_time);
+# -9: slash dates and two months resolved, highlights cut
+SUMMARIZE_VERSION = f"{__version__}-10"  # -10: commitment rows from the user's own words
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -80,7 +81,7 @@ def summarize_and_write(
     budget = (llm or LLMSettings()).chunk_tokens
     summary = summarize_day(events, sessions, day, tz, model, budget)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
-    records = day_records(events, sessions, day, tz, now, gap_s)
+    records = day_records(events, sessions, day, tz, now, gap_s, me)
     rows = day_memories(records, summary, written.path, written.lines, home, tz, now, me)
     start, end = day_bounds(day, tz)
     check = quality.validate(

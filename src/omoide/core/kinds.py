@@ -54,8 +54,11 @@ FACT_KINDS = ("W", "B", "O", "S")
 # Memory kinds: the fine-grained records a day is made of, then what was derived from them.
 RECORD_KINDS = ("note", "chat", "session")
 DERIVED_KINDS = (*FACT_KINDS, "digest")
+# A promise, plan or to-do in the person's own messages and notes, one row each, citing the
+# line it was said in (omoide.memory.commitment_rows; answered by omoide.answer.commitments).
+COMMITMENT_KIND = "commitment"
 # What a day is made of: the kinds of a day's rows in lake/facts, which a day's replacement owns.
-DAY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS)
+DAY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS, COMMITMENT_KIND)
 # Roll-ups of many days the reflection writes (omoide.reflect.periods): one row per week or
 # month page, its `day` the period's first day. They restate their days, so no step that
 # reads a person's memories counts them, and no day's replacement deletes them.

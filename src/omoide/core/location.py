@@ -218,14 +218,21 @@ def write_parquet(table: pa.Table, path: StorePath) -> StorePath:
     return path
 
 
-def read_parquet(path: StorePath, schema: pa.Schema | None = None) -> pa.Table:
-    """Parquet at a store path (+ the schema to read it in) -> Arrow table."""
+def read_parquet(
+    path: StorePath,
+    schema: pa.Schema | None = None,
+    columns: list[str] | None = None,
+    filters: list[tuple[str, str, Any]] | None = None,
+) -> pa.Table:
+    """Parquet at a store path (+ the schema to read it in, the columns and the rows wanted) -> Arrow table."""
     import pyarrow.parquet as pq
 
     if not isinstance(path, Remote):
-        return pq.read_table(path, schema=schema)
+        return pq.read_table(path, schema=schema, columns=columns, filters=filters)
     with reaching(path):
-        return pq.read_table(path.path, schema=schema, filesystem=path.fs)
+        return pq.read_table(
+            path.path, schema=schema, columns=columns, filters=filters, filesystem=path.fs
+        )
 
 
 def size_under(folder: StorePath) -> int:

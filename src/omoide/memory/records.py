@@ -14,12 +14,15 @@ and messages followed by the dates they mean, `omoide.memory.said_dates`):
   by), so a window never joins last night's goodbye to this morning's hello;
 - `session`: one per browsing/app session, a line of what was open and for how long.
   Chat sessions are left out: their messages are already records of their own.
-`## Retain` lines are not records but facts; see `facts.retained_facts`.
+`## Retain` lines are not records but facts; see `facts.retained_facts`. The promises, plans
+and to-dos in the user's own messages and note items are rows of their own beside the records
+they were said in (`commitment`, `omoide.memory.commitment_rows`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from datetime import date, datetime
 from typing import Any
 
@@ -28,8 +31,9 @@ import pandas as pd
 
 from omoide.core import schemas
 from omoide.core.ids import stable_id
-from omoide.core.kinds import ASSISTANT_CHAT_KINDS
+from omoide.core.kinds import ASSISTANT_CHAT_KINDS, OWN_SPEAKER
 from omoide.memory.chat_window import AFTER, BEFORE, cut
+from omoide.memory.commitment_rows import commitment_records
 from omoide.memory.said_dates import annotated
 
 COLLECTOR = "collector"
@@ -242,12 +246,14 @@ def day_records(
     tz: str,
     now: datetime,
     gap_s: float = SITTING_GAP_S,
+    me: Collection[str] = (OWN_SPEAKER,),
 ) -> pd.DataFrame:
-    """A day's events and sessions (+ the sitting gap) -> all its fine-grained records (notes, chat, sessions)."""
+    """A day's events and sessions (+ the sitting gap, the user's chat names) -> all its fine-grained records (notes, chat, sessions) and the commitments in the user's own words."""
     parts = [
         note_records(events, day, now, tz),
         chat_records(events, day, now, gap_s, tz),
         session_records(sessions, day, tz, now),
+        commitment_records(events, day, now, tz, me),
     ]
     parts = [p for p in parts if len(p)]
     if not parts:
