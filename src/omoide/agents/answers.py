@@ -8,7 +8,7 @@ and a reader never needs the home's writer lock.
 
 from __future__ import annotations
 
-import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -37,7 +37,7 @@ from omoide.store.validity_table import load_validity
 from omoide.vault.daily import memory_path
 from omoide.vault.page_reader import page_sections
 
-DAY_CHARS = 16_000  # the `day` tool's answer at most, in JSON characters
+ENTITY_TIMELINE = 20  # an entity's latest memories shown by default, as `omoide entity` shows them
 SHOWN_CHARS = 600  # a memory's content as the `day` tool shows it
 # Columns of a stored memory an agent is shown (no vector, no bookkeeping).
 _SHOWN = ["memory_id", "kind", "ts", "entities", "content", "source", "confidence", "importance"]
@@ -93,10 +93,10 @@ def recall_answer(
 
 
 def day_answer(memory: OpenMemory, day: str, detail: bool = False) -> dict[str, Any]:
-    """Local day (YYYY-MM-DD) (+ detail: its sessions too) -> its summary, highlights, time, facts, notes and chats, cited, at most DAY_CHARS of JSON.
+    """Local day (YYYY-MM-DD) (+ detail: its sessions too) -> its summary, highlights, time, facts, notes and chats, cited.
 
-    A day holds hundreds of sessions (86 KB of JSON on the sample's Friday): more than an
-    agent's context should spend on one answer. What does not fit is counted in `omitted`.
+    A day holds hundreds of sessions, more than one answer should spend: the tool pages
+    them (`omoide.agents.fit`); each memory's content is cut to SHOWN_CHARS here.
     """
     try:
         wanted = date.fromisoformat(day).isoformat()
@@ -128,25 +128,12 @@ def day_answer(memory: OpenMemory, day: str, detail: bool = False) -> dict[str, 
     }
     if detail:
         answer["sessions"] = [r for r in records if r["kind"] == "session"]
-    return _fitted(answer, ("sessions", "notes_and_chats", "facts"))
+    return answer
 
 
 def _short(text: str) -> str:
     """Memory content -> cut to SHOWN_CHARS."""
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
-
-
-def _fitted(answer: dict[str, Any], cut_first: Sequence[str]) -> dict[str, Any]:
-    """An answer + the lists to shorten first -> items dropped from their ends until its JSON is at most DAY_CHARS; counted in `omitted`."""
-    omitted: dict[str, int] = {}
-    for key in cut_first:
-        items = answer.get(key)
-        while items and len(json.dumps(answer, ensure_ascii=False, default=str)) > DAY_CHARS - 200:
-            items.pop()
-            omitted[key] = omitted.get(key, 0) + 1
-    if omitted:
-        answer["omitted"] = omitted
-    return answer
 
 
 def ask_answer(memory: OpenMemory, question: str, now: str | None = None) -> dict[str, Any]:
@@ -173,28 +160,40 @@ def ask_answer(memory: OpenMemory, question: str, now: str | None = None) -> dic
 
 
 def recent_answer(
-    memory: OpenMemory, timeframe: str | None, since: str | None, until: str | None
+    memory: OpenMemory,
+    timeframe: str | None,
+    since: str | None,
+    until: str | None,
+    now: str | None = None,
 ) -> dict[str, Any]:
-    """A time frame or two dates -> the period's summary, time per activity and citations."""
-    return recent_activity(memory.settings, timeframe, since, until, datetime.now(UTC))
+    """A time frame or two dates (+ the ISO time it is asked at, default the clock) -> the period's summary, time per activity and citations."""
+    s = memory.settings
+    return recent_activity(s, timeframe, since, until, reference_time(now, s.timezone))
 
 
-def entity_answer(memory: OpenMemory, name: str, now: datetime | None = None) -> dict[str, Any]:
-    """Name as written (@Peter, peter) -> summary, relationship, timeline with citations, related entities."""
+def entity_answer(
+    memory: OpenMemory, name: str, detail: bool = False, now: datetime | None = None
+) -> dict[str, Any]:
+    """Name as written (@Peter, peter) (+ detail: every memory in its timeline, not the latest ENTITY_TIMELINE) -> summary, relationship, facts, timeline with citations, related entities."""
     db_dir = memory.settings.lancedb_dir
     return entity_report_from_store(
         open_entities(db_dir),
         memory._fresh(),
         name,
         now or datetime.now(UTC),
+        limit=sys.maxsize if detail else ENTITY_TIMELINE,
         validity=load_validity(db_dir),
     )
 
 
-def profile_answer(memory: OpenMemory) -> dict[str, Any]:
-    """() -> the integrated profile, relationships and Big Five analyses."""
+def profile_answer(memory: OpenMemory, detail: bool = False) -> dict[str, Any]:
+    """(+ detail: the latest Big Five analysis of every source too) -> the integrated profile, relationships and the current analysis."""
     s = memory.settings
-    return profile_report(profile_parts(s.lancedb_dir, s.cache_dir))
+    report = profile_report(profile_parts(s.lancedb_dir, s.cache_dir))
+    if not detail:
+        # Each source's analysis repeats the current one's shape: asked for, not sent by default.
+        report.pop("by_source", None)
+    return report
 
 
 def around_answer(
