@@ -143,7 +143,8 @@ def _first_section(sections: dict[str, list[PageLine]], *names: str) -> list[Pag
     return []
 
 
-# What the answer itself says around the pages' own lines, which stay as the pipeline wrote them.
+# What the answer itself says around the pages' own lines; the lines that quote the person's notes and
+# chats stay as written (in 「」 in Japanese).
 _WORDS = {
     "en": {
         "highlights": "Highlights: ",
@@ -151,8 +152,20 @@ _WORDS = {
         "end": ".",
         "noted": "You noted: ",
         "lead": ": ",
+        "quote": "{}",
+        "kept_sep": " ",
+        "kept_end": "",
     },
-    "ja": {"highlights": "ハイライト：", "sep": "／", "end": "。", "noted": "メモ：", "lead": "："},
+    "ja": {
+        "highlights": "ハイライト：",
+        "sep": "、",
+        "end": "。",
+        "noted": "メモ：",
+        "lead": "：",
+        "quote": "「{}」",
+        "kept_sep": "、",
+        "kept_end": "。",
+    },
 }
 
 
@@ -163,7 +176,13 @@ def read_page(page: Page, home: Path, lang: Lang = "en") -> tuple[list[str], lis
     cites: list[Citation] = []
     summary = _first_section(sections, "Summary")
     if summary:
-        sentences.append(_sentences(" ".join(_clean(s.text) for s in summary), SUMMARY_CHARS))
+        said = " ".join(_clean(s.text) for s in summary)
+        if lang == "ja":
+            # The summary is omoide's own template, so a Japanese answer says its figures.
+            from omoide.answer.summary_ja import summary_ja
+
+            said = summary_ja(said) or said
+        sentences.append(_sentences(said, SUMMARY_CHARS))
         cites.append(_cite(page, summary[0], home))
     highlights = _first_section(sections, "Highlights")[:MAX_HIGHLIGHTS]
     if highlights:
@@ -175,7 +194,7 @@ def read_page(page: Page, home: Path, lang: Lang = "en") -> tuple[list[str], lis
         parts = [highlight_parts(h.text) for h in highlights]
         texts = [p.text if p else _clean(h.text) for p, h in zip(parts, highlights, strict=True)]
         words = _WORDS[lang]
-        joined = words["sep"].join(t.rstrip(" .。") for t in texts)
+        joined = words["sep"].join(words["quote"].format(t.rstrip(" .。")) for t in texts)
         sentences.append(words["highlights"] + joined + words["end"])
         cites += [
             _cite(page, h, home, _in_period(p.day, page) if p else _linked_day(h.text, page))
@@ -187,7 +206,9 @@ def read_page(page: Page, home: Path, lang: Lang = "en") -> tuple[list[str], lis
         if (m := _RETAIN.match(line.text))
     ][:MAX_KEPT]
     if kept:
-        sentences.append(_WORDS[lang]["noted"] + " ".join(text for text, _, _ in kept))
+        words = _WORDS[lang]
+        quoted = [words["quote"].format(text) for text, _, _ in kept]
+        sentences.append(words["noted"] + words["kept_sep"].join(quoted) + words["kept_end"])
         cites += [Citation(shown(ref, home), page.first.isoformat()) for _, ref, _ in kept]
     return sentences, cites
 

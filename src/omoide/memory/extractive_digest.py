@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import pandas as pd
 
@@ -214,3 +214,105 @@ def _at_computer(at: Spent) -> str:
 def _join(parts: Sequence[str]) -> str:
     """["a", "b", "c"] -> "a, b and c"."""
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# The summary's own sentences, read back (an answer says their figures in another language):
+# each pattern is the sentence `embedded_digest` writes, in the order it writes them.
+DURATION = r"\d+\.\d h|\d+ min"
+_MEASURED = {", not AFK": "not AFK", " window time; no AFK data": "window"}
+_ITEM = re.compile(rf"(?P<name>.+?) \((?P<dur>{DURATION})\)(?:, | and |$)")
+_DAY_SENTENCES = (
+    ("day", r"[A-Z][a-z]+day (?P<day>\d{4}-\d{2}-\d{2})\."),
+    (
+        "active",
+        rf"(?P<active>{DURATION}) at the computer(?: \(ActivityWatch(?P<how>, not AFK| window time; no AFK data)\))?\.",
+    ),
+    (
+        "sessions",
+        r"(?P<sessions>\d+) activity sessions between (?P<start>\d\d:\d\d) and (?P<end>\d\d:\d\d)\.",
+    ),
+    (
+        "no_aw",
+        r"No ActivityWatch data: time spent is not known \(history visits carry no duration\)\.",
+    ),
+    ("spent", r"Most time went to (?P<spent>.+?\))\."),
+    ("mentioned", r"Mentioned: (?P<mentioned>.+?)\."),
+    (
+        "written",
+        r"(?P<notes>\d+) note paragraph\(s\) and (?P<chats>\d+) chat message\(s\) were written\.",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class DayFigures:
+    """The figures an embedded day summary says: its day, time at the computer, sessions, time per activity, mentions, what was written."""
+
+    day: date
+    active: float | None = None  # seconds; None: the summary names no ActivityWatch time
+    measured: str = ""  # "not AFK"; "window": no AFK data took the away time off; "": not said
+    sessions: int = 0
+    span: tuple[str, str] | None = None  # first and last activity, "HH:MM"
+    spent: tuple[tuple[str, float], ...] = ()
+    mentioned: tuple[str, ...] = ()
+    written: tuple[int, int] | None = None  # note paragraphs, chat messages
+
+
+def seconds_of(duration: str) -> float:
+    """ "1.5 h" or "25 min" as a summary writes it -> seconds."""
+    number, unit = duration.split(" ")
+    return float(number) * (3600 if unit == "h" else 60)
+
+
+def spent_of(listed: str) -> tuple[tuple[str, float], ...] | None:
+    """ "a (1.9 h), b (25 min) and c (1.3 h)" -> ((name, seconds), ...), or None when it is not such a list."""
+    items, at = [], 0
+    while at < len(listed):
+        m = _ITEM.match(listed, at)
+        if m is None:
+            return None
+        items.append((m["name"], seconds_of(m["dur"])))
+        at = m.end()
+    return tuple(items) or None
+
+
+def read_sentences(
+    text: str, patterns: Sequence[tuple[str, str]]
+) -> dict[str, re.Match[str]] | None:
+    """A summary + its sentence patterns in order -> each sentence's match by name, or None when the text is not those sentences."""
+    found: dict[str, re.Match[str]] = {}
+    at, rest = 0, list(patterns)
+    text = text.strip()
+    while at < len(text):
+        for i, (name, pattern) in enumerate(rest):
+            m = re.compile(pattern + r"(?:\s+|$)").match(text, at)
+            if m:
+                found[name], at, rest = m, m.end(), rest[i + 1 :]
+                break
+        else:
+            return None
+    return found
+
+
+def day_figures(summary: str) -> DayFigures | None:
+    """A day page's summary -> the figures behind it, or None when it is not the embedded digest's (a model wrote it)."""
+    found = read_sentences(summary, _DAY_SENTENCES)
+    if not found or "day" not in found:
+        return None
+    spent = spent_of(found["spent"]["spent"]) if "spent" in found else ()
+    if spent is None:
+        return None
+    active = found.get("active")
+    sessions = found.get("sessions")
+    written = found.get("written")
+    mentioned = found.get("mentioned")
+    return DayFigures(
+        day=date.fromisoformat(found["day"]["day"]),
+        active=seconds_of(active["active"]) if active else None,
+        measured=_MEASURED.get(active["how"], "") if active else "",
+        sessions=int(sessions["sessions"]) if sessions else 0,
+        span=(sessions["start"], sessions["end"]) if sessions else None,
+        spent=spent,
+        mentioned=tuple(mentioned["mentioned"].split(", ")) if mentioned else (),
+        written=(int(written["notes"]), int(written["chats"])) if written else None,
+    )

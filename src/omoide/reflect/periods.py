@@ -36,6 +36,7 @@ from omoide.core.ids import stable_id
 from omoide.core.kinds import FACT_KINDS, is_bot
 from omoide.memory.active_time import active_time, time_by_activity
 from omoide.memory.day_rows import DIGEST_IMPORTANCE
+from omoide.memory.extractive_digest import DURATION, read_sentences, seconds_of, spent_of
 from omoide.reflect.entities import Entity, person_slugs
 from omoide.reflect.period_highlights import Highlight, candidates, rank
 
@@ -264,6 +265,59 @@ def extractive_summary(
         f"message(s) and {retained} retained fact(s) were written."
     )
     return " ".join(parts)
+
+
+# `extractive_summary`'s sentences, read back in the order it writes them (an answer says their
+# figures in another language).
+_PERIOD_SENTENCES = (
+    ("days", r"(?P<title>.+?): (?P<days>\d+) day\(s\) with a page \((?P<shown>[^)]*)\)\."),
+    ("active", rf"About (?P<active>{DURATION}) at the computer \(not AFK\)\."),
+    ("spent", r"Most time went to (?P<spent>.+?\))\."),
+    ("people", r"People: (?P<people>.+?\(\d+\))\."),
+    ("other", r"Projects and places: (?P<other>.+?\(\d+\))\."),
+    (
+        "written",
+        r"(?P<notes>\d+) note paragraph\(s\), (?P<chats>\d+) chat message\(s\) and "
+        r"(?P<facts>\d+) retained fact\(s\) were written\.",
+    ),
+)
+_COUNTED = re.compile(r"(?P<name>.+?) \((?P<n>\d+)\)(?:, |$)")
+
+
+@dataclass(frozen=True)
+class PeriodFigures:
+    """The figures an extractive period summary says: days with a page, time, where it went, who and what it names, what was written."""
+
+    days: int
+    active: float | None  # seconds; None: not said
+    spent: tuple[tuple[str, float], ...]
+    people: tuple[tuple[str, int], ...]
+    other: tuple[tuple[str, int], ...]
+    written: tuple[int, int, int]  # note paragraphs, chat messages, retained facts
+
+
+def _counted(listed: str) -> tuple[tuple[str, int], ...]:
+    """ "Peter (14), Mina (5)" -> (("Peter", 14), ("Mina", 5))."""
+    return tuple((m["name"], int(m["n"])) for m in _COUNTED.finditer(listed))
+
+
+def period_figures(summary: str) -> PeriodFigures | None:
+    """A week or month page's summary -> the figures behind it, or None when `extractive_summary` did not write it."""
+    found = read_sentences(summary, _PERIOD_SENTENCES)
+    if not found or "days" not in found or "written" not in found:
+        return None
+    spent = spent_of(found["spent"]["spent"]) if "spent" in found else ()
+    if spent is None:
+        return None
+    w = found["written"]
+    return PeriodFigures(
+        days=int(found["days"]["days"]),
+        active=seconds_of(found["active"]["active"]) if "active" in found else None,
+        spent=spent,
+        people=_counted(found["people"]["people"]) if "people" in found else (),
+        other=_counted(found["other"]["other"]) if "other" in found else (),
+        written=(int(w["notes"]), int(w["chats"]), int(w["facts"])),
+    )
 
 
 def period_digest(

@@ -26,14 +26,14 @@ def test_an_overview_in_japanese_names_its_period_in_japanese_and_keeps_the_page
     (vault / "memory/2026-11-20.md").write_text(DAY.format(home=home), encoding="utf-8")
     text, cites, basis = overview(vault, home, FRIDAY, FRIDAY, lang="ja")
     assert basis == "day page"
-    assert "ハイライト：Demo of the sync fix to the team with @Mina／Decision:" in text
-    assert "メモ：Peter moved to the platform team." in text
+    assert "ハイライト：「Demo of the sync fix to the team with @Mina」、「Decision:" in text
+    assert "メモ：「Peter moved to the platform team.」。" in text
     assert cites == overview(vault, home, FRIDAY, FRIDAY)[1]  # the same lines cited
 
     (vault / "memory/weekly/2026-W47.md").write_text(WEEK, encoding="utf-8")
     text, _, basis = overview(vault, home, date(2026, 11, 18), date(2026, 11, 20), lang="ja")
     assert basis == "week page" and text.startswith("2026年第47週：Three days")
-    assert text.endswith("ハイライト：Shipped the warelay sync fix。")
+    assert text.endswith("ハイライト：「Shipped the warelay sync fix」。")
 
     text, cites, basis = overview(vault, home, date(2026, 11, 9), date(2026, 11, 15), lang="ja")
     assert text == "2026年第46週（11月9日〜15日）には何も記録されていません。"
