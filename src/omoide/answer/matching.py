@@ -9,7 +9,8 @@ The thing done is matched, not the words the question asks it with:
 - any other subject is an activity ("book the ryokan", "cook", 出汁を作った): the person's own
   notes and messages answer before the pages and windows they had open;
 - "talk / chat / write … to or with X", "Xと話した": chat messages X wrote, or written in a
-  conversation with X (either side);
+  conversation with X (either side), X under every name it means (omoide.answer.names, as
+  said-by and who match it: ピーター is Peter);
 - a key word matches a record's word of the same stem ("running", "ran" and "runs" are "run";
   "Booked!" is "book"); Japanese by its katakana, kanji and Latin runs, or, for a bare verb
   (走った, 作る), by its kanji.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from omoide.answer.names import bare, meant
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS, CHAT_SOURCE_KINDS, OWN_SPEAKER, is_bot
 
 _I = re.IGNORECASE
@@ -173,16 +175,36 @@ def word_mask(events: pd.DataFrame, terms: tuple[str, ...] | list[str]) -> pd.Se
     return text.map(verdicts).astype(bool)
 
 
+def partner_names(events: pd.DataFrame, who: str) -> list[str]:
+    """Events + a person as asked ("Peter", "ピーター", "ミナさん") -> the names these records know them
+    by (omoide.answer.names.meant over the chats' speakers and conversations and the notes'
+    mentions), or the name as asked when none is meant."""
+    chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
+    seen = [*events.loc[chat, "actor"].dropna(), *events.loc[chat, "title"].dropna()]
+    if "entities" in events:
+        seen += [n for ents in events["entities"] if ents is not None for n in ents]
+    known = dict.fromkeys(str(n) for n in seen if isinstance(n, str) and n.strip())
+    return meant(who, known) or [bare(who)]
+
+
 def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:
-    """Events + a name -> chat messages by them, or in a conversation with them."""
-    low = who.casefold()
+    """Events + a name as asked -> chat messages by them, or in a conversation with them (under any name it means)."""
+    lows = [n.casefold() for n in partner_names(events, who)]
     chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
 
     def named(value: object) -> bool:
         v = str(value).casefold() if isinstance(value, str) else ""
-        return v == low or v.startswith(low + " ") or v.split(" ")[0] == low
+        return any(v == low or v.startswith(low + " ") or v.split(" ")[0] == low for low in lows)
 
     return chat & (events["actor"].map(named) | events["title"].map(named)).astype(bool)
+
+
+def named_mask(events: pd.DataFrame, who: str) -> pd.Series:
+    """Events + a name as asked -> the records naming them, under any name it means ('ピーター' finds 'Peter')."""
+    out = pd.Series(False, index=events.index)
+    for name in partner_names(events, who):
+        out |= word_mask(events, key_terms(name))
+    return out
 
 
 def own_mask(events: pd.DataFrame, user_name: str, with_retain: bool = True) -> pd.Series:

@@ -27,6 +27,7 @@ from omoide.answer.cite import Citation, shown
 from omoide.answer.matching import (
     Target,
     looser,
+    named_mask,
     own_mask,
     quoted_line,
     seen_mask,
@@ -95,9 +96,7 @@ def _steps(t: Target, user_name: str) -> list[tuple[str, Target, Matching]]:
 
     if t.partner:
         who = t.partner
-        return [("talk", t, lambda e: talk_mask(e, who))] + [
-            ("talk", v, words(v, lambda e: e["source"].notna())) for v in variants
-        ]
+        return [("talk", t, lambda e: talk_mask(e, who)), ("talk", t, lambda e: named_mask(e, who))]
     if t.seen or t.site:
         return [("seen", v, words(v, seen_mask)) for v in variants]
     own = [("own", v, words(v, lambda e: own_mask(e, user_name, False))) for v in variants]

@@ -26,6 +26,7 @@ from omoide.answer.language import Lang, moment_text, period_text
 from omoide.answer.matching import (
     Target,
     looser,
+    named_mask,
     own_mask,
     quoted_line,
     talk_mask,
@@ -71,7 +72,7 @@ def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
     loose = looser(t)
     if t.partner:
         who = t.partner
-        return [(t, lambda e: talk_mask(e, who)), (t, words(t))]
+        return [(t, lambda e: talk_mask(e, who)), (t, lambda e: named_mask(e, who))]
     if t.seen or t.site:
         return [(t, words(t))] + ([(loose, words(loose))] if loose else [])
     steps = [(t, own(t))] + ([(loose, own(loose))] if loose else [])
@@ -88,8 +89,8 @@ def find(
 ) -> Found | None:
     """Lake + subject (+ UTC window) + timezone + earliest or latest (+ the person's name) -> the matching record, or None.
 
-    A conversation partner no chat names (ピーター, when the chat writes Peter) is looked for
-    by the name's words instead.
+    A conversation partner is matched under every name it means (ピーター is the chats' Peter);
+    one no chat names is looked for in the records naming them.
     """
     days = _days(lake_dir, window, tz)
     for tried, matching in tiers(target(subject), user_name):
