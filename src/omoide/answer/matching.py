@@ -11,6 +11,10 @@ The thing done is matched, not the words the question asks it with:
 - "talk / chat / write … to or with X", "Xと話した": chat messages X wrote, or written in a
   conversation with X (either side), X under every name it means (omoide.answer.names, as
   said-by and who match it: ピーター is Peter);
+- an activity's verb is matched in its sense: a past or -ing form ("ran", "running") is the
+  doing, its bare word ("my run") too unless something else owns it ("the CI run", "last
+  night's run failed", "test run", "run #123"); in a page or window title, where a bare "run" is
+  a command ("uv run"), only the past or -ing form counts;
 - a key word matches a record's word of the same stem ("running", "ran" and "runs" are "run";
   "Booked!" is "book"); Japanese by its katakana, kanji and Latin runs, or, for a bare verb
   (走った, 作る), by its kanji.
@@ -185,6 +189,50 @@ def partner_names(events: pd.DataFrame, who: str) -> list[str]:
         seen += [n for ents in events["entities"] if ents is not None for n in ents]
     known = dict.fromkeys(str(n) for n in seen if isinstance(n, str) and n.strip())
     return meant(who, known) or [bare(who)]
+
+
+# A noun "run" something else owns ("the CI run", "last night's run failed", "test run", "run
+# #123") is not the person's run: the word before says whose or what kind, the word after numbers it.
+_OWNERS = frozenset(
+    "ci cd test tests build job jobs pipeline cron workflow nightly dry batch trial script "
+    "deploy deployment release migration benchmark bench training export import backup".split()
+)
+_NUMBERED = re.compile(r"\s*(?:#\s*\d+|no\.\s*\d+|\d+\b|id\b)", _I)
+_SEEN_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
+
+
+def in_sense(text: str, verb: str, bare: bool = True) -> bool:
+    """Text + an activity's verb stem ('run') (+ whether its bare form may count) -> does the text say
+    it as the person's activity? A past or -ing form (ran, running), or (when `bare`) the bare word
+    not owned by something else."""
+    words = list(_SEEN_WORD.finditer(text))
+    for i, m in enumerate(words):
+        word = m[0].casefold()
+        if stem(word) != verb:
+            continue
+        if word not in (verb, verb + "s"):
+            return True  # ran, running: a past or an -ing is the doing
+        if not bare:
+            continue
+        before = words[i - 1][0].casefold() if i else ""
+        owned = before.endswith(("'s", "’s")) or before in _OWNERS
+        if not owned and not _NUMBERED.match(text, m.end()):
+            return True
+    return False
+
+
+def activity_mask(
+    events: pd.DataFrame, terms: tuple[str, ...] | list[str], bare: bool = True
+) -> pd.Series:
+    """Events + an activity's key terms (its verb first) (+ whether its bare form counts) -> the records
+    holding them with the verb in its sense ("the CI run" is no run). A page or window title's bare
+    "run" is a command or a noun ("uv run", "Run #42"), so there only a past or -ing form counts."""
+    held = word_mask(events, terms)
+    if not terms or _KANA.search(terms[0]) or "." in terms[0]:
+        return held
+    text = record_text(events)
+    verdicts = {t: in_sense(t, terms[0], bare) for t in text[held].unique()}
+    return held & text.map(lambda t: verdicts.get(t, False)).astype(bool)
 
 
 def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:

@@ -26,6 +26,7 @@ import pandas as pd
 from omoide.answer.cite import Citation, shown
 from omoide.answer.matching import (
     Target,
+    activity_mask,
     looser,
     named_mask,
     own_mask,
@@ -99,8 +100,16 @@ def _steps(t: Target, user_name: str) -> list[tuple[str, Target, Matching]]:
         return [("talk", t, lambda e: talk_mask(e, who)), ("talk", t, lambda e: named_mask(e, who))]
     if t.seen or t.site:
         return [("seen", v, words(v, seen_mask)) for v in variants]
-    own = [("own", v, words(v, lambda e: own_mask(e, user_name, False))) for v in variants]
-    return own + [("pages", v, words(v, seen_mask)) for v in variants]
+
+    def done(v: Target, extra: Callable[[pd.DataFrame], pd.Series], bare: bool = True) -> Matching:
+        # The activity's own verb in its sense ("last night's run failed" is no run); a looser
+        # variant has let that verb go.
+        if v is not t:
+            return words(v, extra)
+        return lambda e: activity_mask(e, v.terms, bare) & extra(e)
+
+    own = [("own", v, done(v, lambda e: own_mask(e, user_name, False))) for v in variants]
+    return own + [("pages", v, done(v, seen_mask, bare=False)) for v in variants]
 
 
 def _quote(row: pd.Series, terms: tuple[str, ...]) -> str:

@@ -25,6 +25,7 @@ from omoide.answer.cite import Citation, shown
 from omoide.answer.language import Lang, moment_text, period_text
 from omoide.answer.matching import (
     Target,
+    activity_mask,
     looser,
     named_mask,
     own_mask,
@@ -69,14 +70,22 @@ def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
     def own(t: Target) -> Matching:
         return lambda e: word_mask(e, t.terms) & own_mask(e, user_name)
 
+    def done(t: Target) -> Matching:
+        # The activity's own verb, in its sense: "last night's run failed" is no run.
+        return lambda e: activity_mask(e, t.terms) & own_mask(e, user_name)
+
     loose = looser(t)
     if t.partner:
         who = t.partner
         return [(t, lambda e: talk_mask(e, who)), (t, lambda e: named_mask(e, who))]
     if t.seen or t.site:
         return [(t, words(t))] + ([(loose, words(loose))] if loose else [])
-    steps = [(t, own(t))] + ([(loose, own(loose))] if loose else [])
-    return steps + [(t, words(t))] + ([(loose, words(loose))] if loose else [])
+    steps = [(t, done(t))] + ([(loose, own(loose))] if loose else [])
+    return (
+        steps
+        + [(t, lambda e: activity_mask(e, t.terms, bare=False))]
+        + ([(loose, words(loose))] if loose else [])
+    )
 
 
 def find(
