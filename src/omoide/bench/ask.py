@@ -1,111 +1,207 @@
-"""`omoide bench ask`: a questions file with its ground truth -> the share answered right, per kind.
+"""`omoide bench ask`: the sample month backfilled once (kept between runs), its questions asked, each answer judged -> the share right per kind and language.
 
-Each question: `question`, `now` (ISO), the expected `kind`, `window` ({since, until} or null),
-`days` (the days the answer must rest on) and, by kind, `minutes` (time_spent), `when` (ISO
-time, or a date when the record has no time of its own), `mentions` (overview: the note's
-items, one of which the answer must name). An answer is right when its kind and window are,
-and:
-
-- overview: every citation lies in the window; one day: at least MIN_DAY_CITATIONS citations
-  into it and one of `mentions` named; several days: each expected day cited, or covered by
-  a cited week or month page;
-- time_spent: the minutes within MINUTES_TOLERANCE of the truth (ActivityWatch's arithmetic);
-- when: the same moment (within WHEN_TOLERANCE_S), or the same day for a record without a time;
-- lookup: a citation on one of the expected days.
+The home: `omoide sample --days N --volume V` and `omoide backfill` over its days, run as a
+person runs them, into a cache folder (`--cache-dir`, default ~/.cache/omoide-bench/ask) and
+reused while its key (the sample's days, volume and last day, and a hash of the code of
+`omoide.sample` and the backfill flow, with every omoide module they import) is unchanged: a
+change to how answers are read does not rebuild it, a change to how a day is stored does. One
+run at a time per cache folder. The questions and their truths come from the home's own
+script and source files (`omoide.bench.ask_cases`), each answer (`omoide.answer.ask`'s JSON)
+is judged by `omoide.bench.ask_judge`. `run_cases` scores a questions file the same way
+against any home (`--data`).
 """
 
 from __future__ import annotations
 
 import json
-import re
+import os
+import shutil
+import subprocess
+import sys
+import time
 from collections import defaultdict
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from omoide.answer.ask import ask
-from omoide.core.settings import Settings
+from omoide.bench.ask_cases import (
+    compare_cases,
+    count_cases,
+    lookup_cases,
+    overview_cases,
+    time_spent_cases,
+    when_cases,
+    which_days_cases,
+)
+from omoide.bench.ask_cases_people import (
+    commitments_cases,
+    part_of_day_cases,
+    said_by_cases,
+    who_cases,
+)
+from omoide.bench.ask_judge import language_wrong, verdict
+from omoide.bench.ask_month import Case, Month
+from omoide.core.errors import OmoideError
+from omoide.core.settings import Settings, get_settings
 
-MIN_DAY_CITATIONS = 3
-MINUTES_TOLERANCE = 0.15
-WHEN_TOLERANCE_S = 60
-_WEEK = re.compile(r"weekly/(\d{4})-W(\d{2})\.md")
-_MONTH = re.compile(r"monthly/(\d{4})-(\d{2})\.md")
+END = date(2026, 11, 20)
+BUILD_FORMAT = 1  # bump when the home is built differently; a cached one is then rebuilt
+BUILDERS = ("omoide.sample", "omoide.flows.backfill")
+KINDS = (
+    overview_cases,
+    time_spent_cases,
+    when_cases,
+    lookup_cases,
+    count_cases,
+    which_days_cases,
+    compare_cases,
+    part_of_day_cases,
+    said_by_cases,
+    who_cases,
+    commitments_cases,
+)
+_KEY = "bench-key.json"
+_OMOIDE = "from omoide.cli.app import main; main()"
+SCRIPT = "sample-script.json"
 
 
-def _page_days(source: str) -> set[str]:
-    """A citation of a week or month page -> the days that page covers."""
-    if m := _WEEK.search(source):
-        first = date.fromisocalendar(int(m[1]), int(m[2]), 1)
-        return {(first + timedelta(days=i)).isoformat() for i in range(7)}
-    if m := _MONTH.search(source):
-        first = date(int(m[1]), int(m[2]), 1)
-        last = (first + timedelta(days=32)).replace(day=1)
-        return {(first + timedelta(days=i)).isoformat() for i in range((last - first).days)}
-    return set()
+def month_cases(home: Path, script: dict[str, Any]) -> list[Case]:
+    """A sample home + its script -> every question of every kind, English then Japanese, with its truth."""
+    month = Month(home, script)
+    return [c for lang in ("en", "ja") for kind in KINDS for c in kind(month, lang)]
 
 
-def _overview_right(truth: dict[str, Any], got: dict[str, Any]) -> bool:
-    """Truth + answer of an overview -> right?"""
-    window = truth["window"]
-    days = [c["day"] for c in got["citations"]]
-    if not days or not all(window["since"] <= d <= window["until"] for d in days):
-        return False
-    if len(truth["days"]) == 1:
-        named = got["answer"].replace("@", "").casefold()
-        mentions = [m.replace("@", "").casefold() for m in truth.get("mentions", [])]
-        return days.count(truth["days"][0]) >= MIN_DAY_CITATIONS and (
-            not mentions or any(m in named for m in mentions)
-        )
-    covered = set(days).union(*(_page_days(c["source"]) for c in got["citations"]))
-    return set(truth["days"]) <= covered
-
-
-def _when_right(truth: str, got: str | None) -> bool:
-    """Expected moment (or day) + answered moment -> the same?"""
-    if got is None:
-        return False
-    if len(truth) == 10:
-        return got[:10] == truth
-    return (
-        abs((datetime.fromisoformat(got) - datetime.fromisoformat(truth)).total_seconds())
-        <= WHEN_TOLERANCE_S
+def _omoide(home: Path, *args: str) -> None:
+    """Home + arguments -> one `omoide` process run to its end; raises when it fails."""
+    env = {**os.environ, "OMOIDE_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-c", _OMOIDE, *args], env=env, capture_output=True, text=True
     )
+    if done.returncode != 0:
+        raise OmoideError(f"omoide {' '.join(args)} failed: {done.stderr.strip()[-600:]}")
 
 
-def right(truth: dict[str, Any], got: dict[str, Any]) -> bool:
-    """A question's truth + omoide's answer JSON -> answered right?"""
-    if got["kind"] != truth["kind"] or got["window"] != truth["window"]:
-        return False
-    kind = truth["kind"]
-    if kind == "overview":
-        return _overview_right(truth, got)
-    if kind == "time_spent":
-        expected, minutes = truth["minutes"], got["minutes"] or 0.0
-        return abs(minutes - expected) <= MINUTES_TOLERANCE * expected if expected else minutes == 0
-    if kind == "when":
-        return _when_right(truth["when"], got["when"])
-    return any(c["day"] in truth["days"] for c in got["citations"])
+def home_key(home: Path, days: int, volume: float) -> dict[str, Any]:
+    """Home folder + the sample's days and volume -> everything that changes the built home."""
+    from omoide.bench.longmemeval import code_hash
 
-
-def run_ask_bench(data: Path, settings: Settings) -> dict[str, Any]:
-    """Questions file + the home's settings -> share right per kind and overall, and each question's result."""
-    cases = json.loads(data.read_text(encoding="utf-8"))
-    per_kind: dict[str, list[bool]] = defaultdict(list)
-    items = []
-    for case in cases:
-        now = datetime.fromisoformat(case["now"])
-        got = ask(case["question"], settings, now).to_json()
-        ok = right(case, got)
-        per_kind[case["kind"]].append(ok)
-        items.append(
-            {"question": case["question"], "kind": case["kind"], "right": ok, "answer": got}
-        )
-    share = {k: round(100 * sum(v) / len(v), 1) for k, v in sorted(per_kind.items())}
-    every = [ok for v in per_kind.values() for ok in v]
     return {
-        "questions": len(every),
-        "right_percent": share,
-        "overall_percent": round(100 * sum(every) / len(every), 1) if every else 0.0,
+        "format": BUILD_FORMAT,
+        "home": str(home),  # refs are relative, but the sample's toml and Prefect state are not
+        "days": days,
+        "volume": volume,
+        "end": END.isoformat(),
+        "code": {name: code_hash(name) for name in BUILDERS},
+    }
+
+
+def month_home(cache: Path, days: int, volume: float) -> tuple[Path, float | None]:
+    """Cache folder + the sample's days and volume -> its backfilled home and build seconds (None: reused)."""
+    home = cache / f"month-{days}d-v{volume:g}"
+    key = home_key(home, days, volume)
+    if (home / _KEY).exists() and json.loads((home / _KEY).read_text(encoding="utf-8")) == key:
+        return home, None
+    shutil.rmtree(home, ignore_errors=True)  # stale or half-built: a build never resumes
+    home.mkdir(parents=True)
+    began = time.perf_counter()
+    first = END - timedelta(days=days - 1)
+    _omoide(
+        home,
+        "sample",
+        "--days",
+        str(days),
+        "--end",
+        str(END),
+        "--out",
+        str(home),
+        "--volume",
+        str(volume),
+    )
+    _omoide(home, "backfill", "--start", str(first), "--end", str(END))
+    took = time.perf_counter() - began
+    (home / _KEY).write_text(json.dumps(key), encoding="utf-8")
+    return home, took
+
+
+def _share(oks: list[bool]) -> dict[str, Any]:
+    """Verdicts -> how many were right, of how many, and the percentage."""
+    right = sum(oks)
+    return {
+        "right": right,
+        "questions": len(oks),
+        "percent": round(100 * right / len(oks), 1) if oks else None,
+    }
+
+
+def run_cases(cases: list[Case], settings: Settings) -> dict[str, Any]:
+    """Cases + a home's settings -> each asked and judged; right per kind, per language, per both, overall."""
+    items = []
+    for c in cases:
+        try:
+            got = ask(c["question"], settings, datetime.fromisoformat(c["now"])).to_json()
+            why, told = verdict(c, got), not language_wrong(c["lang"], got["answer"])
+        except Exception as e:  # an answer that fails is a wrong one; the rest are still asked
+            got = {"kind": None, "window": None, "answer": "", "citations": []}
+            why, told = f"raised {type(e).__name__}: {e}", None
+        items.append(
+            {
+                "question": c["question"],
+                "lang": c["lang"],
+                "kind": c["kind"],
+                "right": not why,
+                "why": why,
+                "in_language": told,  # None: no answer to read
+                "expected": c["expected"],
+                "answer": got,
+            }
+        )
+    by_kind: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for i in items:
+        by_kind[i["kind"]][i["lang"]].append(i["right"])
+        by_kind[i["kind"]]["all"].append(i["right"])
+    langs = sorted({i["lang"] for i in items})
+    every = [i["right"] for i in items]
+    return {
+        "questions": len(items),
+        "per_kind": {
+            k: {lang: _share(v[lang]) for lang in (*langs, "all")}
+            for k, v in sorted(by_kind.items())
+        },
+        "per_language": {
+            lang: _share([i["right"] for i in items if i["lang"] == lang]) for lang in langs
+        },
+        "in_language": {
+            lang: _share(
+                [i["in_language"] for i in items if i["lang"] == lang and i["answer"]["kind"]]
+            )
+            for lang in langs
+        },
+        "right_percent": {k: _share(v["all"])["percent"] for k, v in sorted(by_kind.items())},
+        "overall_percent": _share(every)["percent"] if every else 0.0,
         "items": items,
+    }
+
+
+def run_ask_bench(
+    days: int = 30, volume: float = 1.0, cache_dir: Path | None = None
+) -> dict[str, Any]:
+    """The sample's days and volume (+ a cache folder) -> the month's questions asked and judged, and how its home was had."""
+    from omoide.bench.mcp import default_cache_dir
+
+    cache = (cache_dir or default_cache_dir() / "ask").expanduser().resolve()
+    began = time.perf_counter()
+    home, built_s = month_home(cache, days, volume)
+    script = json.loads((home / SCRIPT).read_text(encoding="utf-8"))
+    cases = month_cases(home, script)
+    asked = time.perf_counter()
+    result = run_cases(cases, get_settings(home=home))
+    return {
+        **result,
+        "days": days,
+        "volume": volume,
+        "home": str(home),
+        "built_s": None if built_s is None else round(built_s, 1),
+        "ask_s": round(time.perf_counter() - asked, 1),
+        "seconds": round(time.perf_counter() - began, 1),
     }

@@ -318,33 +318,68 @@ def _show_against_targets(result: dict[str, Any], as_json: bool) -> None:
 
 @bench_app.command("ask")
 def bench_ask(
+    days: Annotated[
+        int,
+        typer.Option(
+            min=2, max=366, help="Days of the sample, ending 2026-11-20 (the story month: 30)."
+        ),
+    ] = 30,
+    volume: Annotated[
+        float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
+    ] = 1.0,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Where the backfilled sample is kept and reused (default: ~/.cache/omoide-bench/ask).",
+        ),
+    ] = None,
     data: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             exists=True,
             dir_okay=False,
-            help="Questions with their ground truth (benchmarks/ask_sample.json).",
+            help="Instead: a questions file with their truths (omoide.bench.ask.month_cases), asked against this home.",
         ),
-    ],
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Ask every question of the file against this home and score the answers: share right per kind."""
-    from omoide.bench.ask import run_ask_bench
+    """Ask the sample month's questions (every kind, English and Japanese) and judge each answer: right per kind and language."""
+    from omoide.bench.ask import run_ask_bench, run_cases
     from omoide.core.settings import get_settings
 
-    result = run_ask_bench(data, get_settings())
+    if data is not None:
+        result = run_cases(json.loads(data.read_text(encoding="utf-8")), get_settings())
+    else:
+        result = run_ask_bench(days, volume=volume, cache_dir=cache_dir)
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
         return
-    table = Table("kind", "right %")
-    for kind, share in result["right_percent"].items():
-        table.add_row(kind, f"{share:.1f}")
+    langs = list(result["per_language"])
+    table = Table("kind", *langs, "all")
+    for kind, row in result["per_kind"].items():
+        table.add_row(kind, *(_right(row[lang]) for lang in (*langs, "all")))
+    table.add_row("all", *(_right(result["per_language"][lang]) for lang in langs), "")
+    table.add_row(
+        "in the question's language", *(_right(result["in_language"][lang]) for lang in langs), ""
+    )
     out.print(table)
     out.print(
         f"{result['overall_percent']:.1f} % of {result['questions']} questions answered right"
     )
     for item in result["items"]:
         if not item["right"]:
+            got = item["answer"]["answer"].replace("\n", " ")[:200]
             out.print(
-                f"  wrong: {item['question']} -> {item['answer']['answer'][:160]}", highlight=False
+                f"  wrong ({item['kind']}, {item['lang']}): {item['question']}\n"
+                f"    expected: {item['expected'][:200]}\n    got: {got}\n    why: {item['why']}",
+                highlight=False,
+                markup=False,
             )
+
+
+def _right(share: dict[str, Any]) -> str:
+    """{right, questions, percent} -> '7/8 (87.5 %)', or '' when there were none."""
+    if not share["questions"]:
+        return ""
+    return f"{share['right']}/{share['questions']} ({share['percent']:.1f} %)"
