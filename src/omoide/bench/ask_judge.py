@@ -159,6 +159,13 @@ def _count(t: dict[str, Any], got: dict[str, Any]) -> str:
     return "" if days == t["days"] else f"cited days {days}"
 
 
+def _minutes_wrong(truth: float, said: float | None, tolerance: float) -> str:
+    """The true minutes + the answer's (None: it gave none) + the tolerance -> '' when within it, else what it said."""
+    if said is None:
+        return "no minutes"
+    return f"{said} min" if abs(said - truth) > tolerance * truth else ""
+
+
 def _compare(t: dict[str, Any], got: dict[str, Any]) -> str:
     first, second = _position(t["first"], got["answer"]), _position(t["second"], got["answer"])
     if first < 0 or second < 0:
@@ -166,10 +173,8 @@ def _compare(t: dict[str, Any], got: dict[str, Any]) -> str:
     if first > second:
         return "the smaller named first"
     if t["minutes"] is not None:
-        minutes = got["minutes"] or 0.0
-        if abs(minutes - t["minutes"]) > COMPARE_TOLERANCE * t["minutes"]:
-            return f"{minutes} min"
-    elif stated_numbers(got["answer"])[:2] != t["counts"]:
+        return _minutes_wrong(t["minutes"], got["minutes"], COMPARE_TOLERANCE)
+    if stated_numbers(got["answer"])[:2] != t["counts"]:
         return f"stated {stated_numbers(got['answer'])[:2]}"
     return ""
 
@@ -221,9 +226,7 @@ def _content(case: dict[str, Any], got: dict[str, Any]) -> str:
     if kind == "overview":
         return _overview(t, got, case["window"])
     if kind == "time_spent":
-        minutes = got["minutes"] or 0.0
-        wrong = abs(minutes - t["minutes"]) > MINUTES_TOLERANCE * t["minutes"]
-        return f"{minutes} min" if wrong else ""
+        return _minutes_wrong(t["minutes"], got["minutes"], MINUTES_TOLERANCE)
     if kind == "when":
         return _when(t, got)
     if kind == "lookup":
