@@ -2,9 +2,9 @@
 
 The home: `omoide sample --days N --volume V` and `omoide backfill` over its days, run as a
 person runs them, into a cache folder (`--cache-dir`, default ~/.cache/omoide-bench/ask) and
-reused while its key (the sample's days, volume and last day, and a hash of the code of
-`omoide.sample` and the backfill flow, with every omoide module they import) is unchanged: a
-change to how answers are read does not rebuild it, a change to how a day is stored does. One
+reused while its key (the sample's days, volume and last day, and a hash of every file of the
+sample, the flows and tasks and the library under them: BUILT_BY) is unchanged: a change to
+how answers are read does not rebuild it, a change to how a day is stored does. One
 run at a time per cache folder. The questions and their truths come from the home's own
 script and source files (`omoide.bench.ask_cases`), each answer (`omoide.answer.ask`'s JSON)
 is judged by `omoide.bench.ask_judge`. `run_cases` scores a questions file the same way
@@ -13,6 +13,8 @@ against any home (`--data`).
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -47,7 +49,24 @@ from omoide.core.settings import Settings, get_settings
 
 END = date(2026, 11, 20)
 BUILD_FORMAT = 1  # bump when the home is built differently; a cached one is then rebuilt
-BUILDERS = ("omoide.sample", "omoide.flows.backfill")
+# What decides the built home: the sample, the flows and tasks and the library below them (not
+# the answers, the benchmarks or the CLI: a change there asks again without a rebuild).
+BUILT_BY = (
+    "omoide.sample",
+    "omoide.flows",
+    "omoide.tasks",
+    "omoide.expectations",
+    "omoide.core",
+    "omoide.ingest",
+    "omoide.llm",
+    "omoide.embed",
+    "omoide.store",
+    "omoide.memory",
+    "omoide.reflect",
+    "omoide.profile",
+    "omoide.vault",
+    "omoide.quality",
+)
 KINDS = (
     overview_cases,
     time_spent_cases,
@@ -82,17 +101,32 @@ def _omoide(home: Path, *args: str) -> None:
         raise OmoideError(f"omoide {' '.join(args)} failed: {done.stderr.strip()[-600:]}")
 
 
+def code_hash() -> str:
+    """() -> sha256 over every file of the packages that build a home, read as files: never imported, as the flows import Prefect."""
+    digest = hashlib.sha256()
+    for name in BUILT_BY:
+        spec = importlib.util.find_spec(name)  # imports only the parent package, omoide
+        if spec is None or spec.origin is None and not spec.submodule_search_locations:
+            raise OmoideError(f"{name} is not installed")
+        roots = [Path(r) for r in spec.submodule_search_locations or [str(spec.origin)]]
+        for root in roots:
+            files = [root] if root.is_file() else sorted(root.rglob("*"))
+            for path in files:
+                if path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(f"{name}/{path.relative_to(root.parent)}".encode() + b"\0")
+                    digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def home_key(home: Path, days: int, volume: float) -> dict[str, Any]:
     """Home folder + the sample's days and volume -> everything that changes the built home."""
-    from omoide.bench.longmemeval import code_hash
-
     return {
         "format": BUILD_FORMAT,
         "home": str(home),  # refs are relative, but the sample's toml and Prefect state are not
         "days": days,
         "volume": volume,
         "end": END.isoformat(),
-        "code": {name: code_hash(name) for name in BUILDERS},
+        "code": code_hash(),
     }
 
 
