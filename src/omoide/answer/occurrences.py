@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.answer.cite import Citation, shown
+from omoide.answer.lake_records import lake_days
 from omoide.answer.matching import (
     Target,
     activity_mask,
@@ -36,8 +37,8 @@ from omoide.answer.matching import (
     target,
     word_mask,
 )
-from omoide.core.days import day_bounds, local_day, zone
-from omoide.store.lake import read_events, stage_days
+from omoide.core.days import day_bounds, zone
+from omoide.store.lake import read_events
 
 # A page reopened after a short break, or a reply within half an hour, is the same sitting.
 SITTING_GAP = timedelta(minutes=30)
@@ -75,11 +76,9 @@ class Counted:
 
 def window_events(lake_dir: Path, window: Window | None, tz: str) -> pd.DataFrame:
     """Lake + an optional UTC window -> every record in it, one frame."""
-    days = stage_days(lake_dir, "events")
-    if window is not None:
-        first, last = local_day(window[0], tz), local_day(window[1], tz)
-        days = [d for d in days if first <= d <= last]
-    frames = [e for d in days if not (e := read_events(lake_dir, d)).empty]
+    frames = [
+        e for d in lake_days(lake_dir, window, tz) if not (e := read_events(lake_dir, d)).empty
+    ]
     if not frames:
         return pd.DataFrame()
     events = pd.concat(frames, ignore_index=True)

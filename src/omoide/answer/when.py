@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from omoide.answer.cite import Citation, shown
+from omoide.answer.lake_records import lake_days
 from omoide.answer.language import Lang, moment_text, period_text
 from omoide.answer.matching import (
     Target,
@@ -35,7 +36,7 @@ from omoide.answer.matching import (
     word_mask,
 )
 from omoide.core.days import day_bounds, local_day, zone
-from omoide.store.lake import read_events, stage_days
+from omoide.store.lake import read_events
 
 TEXT_SHOWN = 120
 Window = tuple[datetime, datetime]
@@ -50,15 +51,6 @@ class Found:
     timed: bool
     ref: str
     text: str
-
-
-def _days(lake_dir: Path, window: Window | None, tz: str) -> list[date]:
-    """Lake + an optional UTC window -> the stored days to read."""
-    days = stage_days(lake_dir, "events")
-    if window is None:
-        return days
-    first, last = local_day(window[0], tz), local_day(window[1], tz)
-    return [d for d in days if first <= d <= last]
 
 
 def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
@@ -101,7 +93,7 @@ def find(
     A conversation partner is matched under every name it means (ピーター is the chats' Peter);
     one no chat names is looked for in the records naming them.
     """
-    days = _days(lake_dir, window, tz)
+    days = lake_days(lake_dir, window, tz)
     for tried, matching in tiers(target(subject), user_name):
         found = _search(lake_dir, days, window, tz, first, matching, tried)
         if found is not None:
