@@ -1,0 +1,1 @@
+"""Language tools over text: Japanese words, their readings and their English glosses."""
