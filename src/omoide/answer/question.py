@@ -62,6 +62,7 @@ _TIME_SPENT = re.compile(
 )
 _TIME_SPENT_JA = re.compile(
     r"何時間|何分|(?:どのくらい|どれくらい|どれだけ|どの位).*(?:時間|使|見|い|や)"
+    r"|時間は?(?:どのくらい|どれくらい|どれだけ|どの位)"
 )
 _WHEN = re.compile(
     r"\bwhen\s+(?:did|was|were|have|had|do)\b|\b(?:the\s+)?(?:last|first)\s+time\s+(?:i|we)\b",
@@ -114,9 +115,30 @@ class Question:
     windows: tuple[TimeWindow, ...] = ()
 
 
+# A Japanese time question's asking words and its verb of using, wherever they stand: the
+# thing timed may come before them (Slackを何時間使った) or after (何時間Slackを使った).
+_HOW_LONG_JA = re.compile(
+    r"何時間|何分|(?:どのくらい|どれくらい|どれだけ|どの位|どんだけ)(?:の)?(?:\s*時間)?"
+)
+_USING_JA = re.compile(
+    r"(?:[をにではが]\s*)*(?:時間\s*を?\s*)?(?:使|見|い|居|や|費や|過ご|かけ|掛け|作業|仕事)\S*$"
+)
+_EDGE_JA = re.compile(r"^(?:[はにでをが、]\s*)+|(?:\s*[はにでをが、])+$")
+
+
+def _time_subject_ja(text: str) -> str:
+    """A Japanese time question without its time words -> the thing timed ('はSlackを何時間使った？' -> 'Slack')."""
+    out = re.sub(r"[?？!！。]+$", "", text.strip())
+    out = _HOW_LONG_JA.sub(" ", out)
+    out = _USING_JA.sub("", out.strip())
+    return _EDGE_JA.sub("", " ".join(out.split())).strip()
+
+
 def _subject(text: str, kind: str) -> str:
     """Question without its time words + its kind -> what it is about."""
     out = text.strip()
+    if kind == "time_spent" and _HOW_LONG_JA.search(out):
+        return asking.tidy(_time_subject_ja(out))
     if kind in ("time_spent", "when"):
         for pattern in _ASKING:
             out = pattern.sub("", out, count=1)

@@ -5,13 +5,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pandas as pd
+
 from omoide.answer.forgotten import Forgotten, gone_text, left_out_text
 from omoide.answer.lookup import BY_MEANING_ONLY_JA, lookup_answer
 from omoide.answer.overview import overview
 from omoide.answer.time_spent import time_spent_answer
+from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.settings import get_settings
-from tests.unit.answer.test_empty_and_forgotten import FRIDAY, SITE, _friday
+from omoide.store.lake import merge_events
+from tests.unit.answer.test_empty_and_forgotten import FRIDAY, SITE, _aw, _friday
 from tests.unit.answer.test_overview_and_when import DAY, WEEK
 from tests.unit.answer.test_wording import _recalled
 
@@ -107,3 +111,19 @@ def test_a_forget_is_said_in_japanese_with_the_japanese_date() -> None:
     # The local day, not the UTC one.
     late = Forgotten("Quillon", datetime(2026, 11, 21, 20, tzinfo=UTC))
     assert left_out_text(late, "Asia/Tokyo", "ja").startswith("2026年11月22日に「Quillon」")
+
+
+def test_an_app_asked_by_its_spoken_name_is_timed_as_activitywatch_names_it(
+    omoide_home: Path,
+) -> None:
+    settings = get_settings()
+    _friday(settings.lake_dir, omoide_home)
+    code = [_aw("window", "2026-11-20T10:00", 15, "Code", "sync.py - warelay - Visual Studio Code")]
+    merge_events(
+        settings.lake_dir, FRIDAY, "aw", schemas.conform(pd.DataFrame(code), schemas.EVENTS)
+    )
+    friday = day_bounds(FRIDAY, TZ)
+    for name in ("VS Code", "vscode"):
+        minutes = time_spent_answer(settings.lake_dir, name, friday, TZ)[1]
+        assert minutes == 15.0
+    assert time_spent_answer(settings.lake_dir, "Emacs", friday, TZ)[1] == 0.0

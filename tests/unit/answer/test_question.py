@@ -24,6 +24,16 @@ NOW = datetime(2026, 11, 21, 9, tzinfo=UTC)  # a Saturday
         ("how long was I in zoom on Friday", "time_spent", "zoom"),
         ("how many hours did I work on warelay last week", "time_spent", "warelay"),
         ("金曜日にgithub.comを何時間見た？", "time_spent", "github.com"),
+        # the thing timed after the asking words, or before them with its particle
+        ("昨日は何時間Slackを使った？", "time_spent", "Slack"),
+        ("Slackを昨日何時間使った？", "time_spent", "Slack"),
+        (
+            "先週はlancedb.github.ioにどれくらい時間を使いましたか",
+            "time_spent",
+            "lancedb.github.io",
+        ),
+        ("昨日、VS Codeで何時間作業した？", "time_spent", "VS Code"),
+        ("先週YouTubeを見た時間はどのくらい？", "time_spent", "YouTube"),
         ("when did I last talk to Peter", "when", "talk to Peter"),
         ("when was the first time I booked the ryokan", "when", "booked the ryokan"),
         ("最後にピーターと話したのはいつ？", "when", "ピーターと話した"),
