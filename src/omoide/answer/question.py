@@ -95,7 +95,7 @@ _ASKING = [
 ]
 _ASKING_JA = re.compile(
     r"(?:に|で|を|は)?(?:何時間|何分|どのくらい|どれくらい|どれだけ|どの位).*$"
-    r"|(?:のは|は)?いつ.*$|^(?:最後に|最初に|初めて|はじめて)"
+    r"|(?:のは|は)?いつ.*$|(?:最後に|最初に|初めて|はじめて)"
 )
 
 
@@ -143,7 +143,6 @@ def _subject(text: str, kind: str) -> str:
         for pattern in _ASKING:
             out = pattern.sub("", out, count=1)
         out = _ASKING_JA.sub("", out).strip()
-        out = re.sub(r"^(?:最後に|最初に|初めて|はじめて)", "", out)
         out = re.sub(r"^(?:に|で|を|は)", "", out)
     return asking.tidy(out)
 

@@ -37,6 +37,7 @@ NOW = datetime(2026, 11, 21, 9, tzinfo=UTC)  # a Saturday
         ("when did I last talk to Peter", "when", "talk to Peter"),
         ("when was the first time I booked the ryokan", "when", "booked the ryokan"),
         ("最後にピーターと話したのはいつ？", "when", "ピーターと話した"),
+        ("ミナと最後に話したのはいつ？", "when", "ミナと話した"),
         ("where does Mina live", "lookup", "where does Mina live"),
         # an overview needs a period to roll up; without one it is a lookup
         ("what did I do about the ryokan", "lookup", "what did I do about the ryokan"),
