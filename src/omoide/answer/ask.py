@@ -115,6 +115,10 @@ def _routed(q: Question, settings: Settings, now: datetime) -> Answer | None:
         from omoide.answer.who import who_answer
 
         found = who_answer(q, settings, now)
+    elif q.kind == "decision":
+        from omoide.answer.decisions import decision_answer
+
+        found = decision_answer(q, settings, now)
     elif q.kind == "commitments":
         from omoide.answer.commitments import commitments_answer
 
