@@ -9,6 +9,8 @@ Kinds, tried in this order (the first that matches wins):
 - `which_days`: "which / what days did I …", "list the days I …", どの日, 何日に;
 - `when`: "when did I last / first …", "when was the last time …", "the last time I …", "最後に…
   のはいつ", "初めて…したのはいつ"; any other "when did/was …" and "いつ" ask for the latest;
+- `decision`: "what did I decide about X", "which store did we pick", "何に決めた", 決定
+  (`omoide.answer.decisions`): `subject` what it was about;
 - `said_by`: "what did Peter say / tell me / write about X", "did Peter say anything about X",
   "ピーターは旅館について何と言っていましたか": `speaker` the person, `subject` the topic;
 - `commitments`: "what did I promise (Peter)", "what do I have to do", "my to-dos", 約束, やること:
@@ -37,6 +39,7 @@ from datetime import datetime
 from omoide.answer import asking
 from omoide.answer.alternatives import comparison
 from omoide.answer.day_parts import is_part_of_day, narrowed
+from omoide.answer.decisions import asks_decision, decision_topic
 from omoide.answer.language import Lang, language_of
 from omoide.memory.time_words import TimeWindow, time_window
 
@@ -52,6 +55,7 @@ KINDS = (
     "said_by",
     "who",
     "commitments",
+    "decision",
 )
 _I = re.IGNORECASE
 
@@ -185,6 +189,8 @@ def classify(text: str, tz: str, now: datetime, answer_language: str = "auto") -
     if _WHEN.search(text) or _WHEN_JA.search(text):
         first = bool(_FIRST.search(text))
         return Question(text, "when", window, _subject(rest, "when"), first, lang)
+    if asks_decision(text):
+        return Question(text, "decision", window, decision_topic(rest), lang=lang)
     said = asking.said_by_parts(rest)
     if said is not None:
         return Question(text, "said_by", window, said[1], lang=lang, speaker=said[0])

@@ -1,0 +1,185 @@
+"""A question of what was decided ("what did I decide about the vector store", "ベクトルの保存先は何に決めた") -> the person's own lines that record a decision about it, the latest first, cited.
+
+A decision is what the person wrote as one in their notes or their own chat messages: a line
+saying "Decision:", "decided", "settled on", "went with", 決めた, 決定, …, as written, not one
+that plans to decide ("decide on Friday", "the decision in November": no past decision in
+it). The topic is what the question says it was about; a line is about it when it holds at
+least half of the topic's words (omoide.answer.lake_records), or for a Japanese topic its
+English glosses (omoide.text.japanese), so "the vector store" finds "warelay moves its vectors
+to LanceDB". Those lines are shown newest first; with no topic, the latest
+decisions of the window.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from omoide.answer.cite import Answer, Citation, shown
+from omoide.answer.lake_records import (
+    NEAR,
+    lake_days,
+    quoted,
+    records_of,
+    share,
+    timed,
+    topic_terms,
+)
+from omoide.answer.language import Lang, moment_text, period_text
+from omoide.core.days import local_day, zone
+from omoide.core.kinds import CHAT_SOURCE_KINDS, OWN_SPEAKER
+
+if TYPE_CHECKING:
+    from omoide.answer.question import Question
+    from omoide.core.settings import Settings
+
+SHOWN = 3
+_I = re.IGNORECASE
+ASKS = re.compile(
+    r"\b(?:what|which|how)\b.*\b(?:decide[ds]?|decision|settle[ds]?\s+on|cho(?:o)?se|chose|pick(?:ed)?)\b",
+    _I,
+)
+ASKS_JA = re.compile(r"何に決め|何を決め|どう決め|決めた(?:こと|の)?は|決定|決まった")
+# A line that records a decision taken, not one planned ("decide on Friday" has no marker).
+_MADE = re.compile(
+    r"\bdecision\s*:|\bdecided\b|\bsettled\s+on\b|\bwent\s+with\b|\bchose\b|\bpicked\b"
+    r"|\bwe(?:'ll|\s+will)\s+go\s+with\b|\bgoing\s+with\b",
+    _I,
+)
+_MADE_JA = re.compile(r"決めた|決めて|決定した|決定。|決まった|決まり|にした。")
+# The asking words of an English decision question, taken out to leave its topic.
+_ASKING = re.compile(
+    r"\b(?:what|which|how|did|do|does|have|has|had|was|were|is|are|i|we|they|you|about|on"
+    r"|for|regarding|over|with|the|a|an|our|my|decide[ds]?|decision[s]?|settle[ds]?|choose"
+    r"|chose|pick(?:ed)?)\b",
+    _I,
+)
+_ASKING_JA = re.compile(
+    r"(?:について|に関して|のこと|で|は|を)?(?:何に|何を|どう|どれに)?(?:決め|決定|決ま).*$"
+)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One decision line: when (UTC) and whether that time is its own, its words, its ref, how much of the topic it holds."""
+
+    ts: datetime
+    clock: bool
+    text: str
+    ref: str
+    held: float
+
+
+def asks_decision(text: str) -> bool:
+    """A question -> does it ask what was decided?"""
+    return bool(ASKS.search(text) or ASKS_JA.search(text))
+
+
+def decision_topic(rest: str) -> str:
+    """A decision question without its time words -> what the decision was about."""
+    out = rest.strip(" ?？。.!！")
+    if ASKS_JA.search(out):
+        out = _ASKING_JA.sub("", out)
+        return re.sub(r"^(?:、|は|を|で|に|について)+|(?:、|は|を|で|に|について)+$", "", out)
+    return " ".join(_ASKING.sub(" ", out).split()).strip(" ,")
+
+
+def _wanted(topic: str) -> list[set[str]]:
+    """A topic -> per topic word, the forms a line may hold it by (a Japanese word as written or by its English glosses)."""
+    if not any(ord(c) > 0x3000 for c in topic):
+        return [{t} for t in topic_terms(topic)]
+    from omoide.text.japanese import content_words, glosses
+
+    return [
+        {word, *(t for g in glosses(word) for t in topic_terms(g))} for word in content_words(topic)
+    ]
+
+
+def _held(text: str, forms: list[set[str]]) -> float:
+    """A line + the topic's forms -> the share of topic words it holds by any form."""
+    if not forms:
+        return 1.0
+    got = sum(any(share(text, [f]) == 1.0 or (f in text) for f in group) for group in forms)
+    return got / len(forms)
+
+
+def _made(text: str) -> bool:
+    """A line -> does it record a decision taken?"""
+    return bool(_MADE.search(text) or _MADE_JA.search(text))
+
+
+def decision_answer(q: Question, settings: Settings, now: datetime) -> Answer:
+    """A decision question + settings + now -> the person's decision lines about its topic, newest first, cited."""
+    lang: Lang = q.lang
+    tz = settings.timezone
+    window = (q.window.start, min(q.window.end, max(now, q.window.start))) if q.window else None
+    forms = _wanted(q.subject)
+    me = {m.casefold() for m in settings.me} | {OWN_SPEAKER}
+    found: list[_Line] = []
+    for day, records in records_of(
+        settings.lake_dir, lake_days(settings.lake_dir, window, tz), ("notes", *CHAT_SOURCE_KINDS)
+    ):
+        for ts, text, ref, source, actor in zip(
+            records["ts"],
+            records["text"],
+            records["source_ref"],
+            records["source"],
+            records["actor"],
+            strict=True,
+        ):
+            own = source == "notes" or str(actor).strip().casefold() in me
+            if not (own and isinstance(text, str) and _made(text)):
+                continue
+            if window is not None and not window[0] <= ts.to_pydatetime() < window[1]:
+                continue
+            clock = timed(ts, day, tz, str(source))
+            found.append(_Line(ts.to_pydatetime(), clock, text, str(ref), _held(text, forms)))
+    # The latest decision is what stands, so every line near the topic is shown newest first.
+    about = sorted((f for f in found if f.held >= NEAR), key=lambda f: f.ts, reverse=True)
+    days = _days(q, tz)
+    if not about:
+        return Answer("decision", days, _none(q, days, lang), [], subject=q.subject, basis="lake")
+    home = settings.home
+    cites = [Citation(shown(f.ref, home), local_day(f.ts, tz).isoformat()) for f in about[:SHOWN]]
+    return Answer(
+        "decision",
+        days,
+        _worded(about, tz, lang),
+        cites,
+        when=about[0].ts.astimezone(zone(tz)),
+        subject=q.subject,
+        basis="lake",
+    )
+
+
+def _days(q: Question, tz: str) -> tuple:
+    """A question -> its window as inclusive local days, or None."""
+    if q.window is None:
+        return None
+    end = max(q.window.start, q.window.end - timedelta(microseconds=1))
+    return local_day(q.window.start, tz), local_day(end, tz)
+
+
+def _worded(about: list[_Line], tz: str, lang: Lang) -> str:
+    """Decision lines, newest first -> the answer quoting up to SHOWN of them with their times."""
+    said = [(f, f.ts.astimezone(zone(tz))) for f in about[:SHOWN]]
+    if lang == "ja":
+        first, *rest = (f"{moment_text(t, lang, f.clock)}「{quoted(f.text)}」" for f, t in said)
+        more = f" その前に：{'、'.join(rest)}。" if rest else ""
+        return f"最新の決定は{first}です。{more}".rstrip()
+    first, *rest = (f"{moment_text(t, lang, f.clock)}: “{quoted(f.text)}”" for f, t in said)
+    more = f" Before that: {'; '.join(rest)}." if rest else ""
+    return f"The latest decision, {first}.{more}"
+
+
+def _none(q: Question, days: tuple | None, lang: Lang) -> str:
+    """A question no decision line answers + its local days -> the sentence saying so and where it looked."""
+    where = period_text(days[0], days[1], lang) if days else ""
+    if lang == "ja":
+        about = f"「{q.subject}」についての" if q.subject else ""
+        return f"{where}{about}決定は、メモにもあなたのメッセージにも見つかりません。"
+    about = f" about “{q.subject}”" if q.subject else ""
+    span = f" {where}" if where else ""
+    return f"No decision{about} is written in your notes or your own messages{span}."
