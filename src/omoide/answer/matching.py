@@ -16,19 +16,30 @@ The thing done is matched, not the words the question asks it with:
   night's run failed", "test run", "run #123"); in a page or window title, where a bare "run" is
   a command ("uv run"), only the past or -ing form counts;
 - a key word matches a record's word of the same stem ("running", "ran" and "runs" are "run";
-  "Booked!" is "book"); Japanese by its katakana, kanji and Latin runs, or, for a bare verb
-  (走った, 作る), by its kanji.
+  "Booked!" is "book");
+- a Japanese subject's key words are its content words in their dictionary form
+  (omoide.text.japanese: 親子丼を作った -> 親子丼, 作る), each matched in either language: as
+  written (a Japanese record's word in its dictionary form: 走った holds 走る), as its romaji
+  reading written in Latin letters (京都 -> "Kyoto"), or as one of its English glosses, every
+  key word of the gloss by its stem (走る -> "Ran 10 km", 旅館 -> "the ryokan", 歯医者 ->
+  "Dentist"); a Japanese verb's gloss is matched in its sense as an English verb is;
+- "Xと話した / 電話した" names a partner only when X is a person: one the home knows when the
+  caller gives the known names, else a name by its form (an honorific, katakana or Latin
+  letters, a name Sudachi knows); 母と電話した is about 母 and 電話, in the person's notes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pandas as pd
 
-from omoide.answer.names import bare, meant
+from omoide.answer.names import HONORIFICS, bare, meant
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS, CHAT_SOURCE_KINDS, OWN_SPEAKER, is_bot
+from omoide.text import japanese
 
 _I = re.IGNORECASE
 _TALK = re.compile(
@@ -67,6 +78,13 @@ _JA_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}|[A-Za-z0-9]
 _JA_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff](?=[\u3040-\u309f])")
 _KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _HOST = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", _I)
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
+_LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
+_KATAKANA_NAME = re.compile(r"^[\u30a0-\u30ff・]+$")
+# A reading shorter than this is too often an English word or a laugh ("hi", "haha").
+ROMAJI_MIN = 5
+# A gloss of more words than this explains the word rather than naming it.
+GLOSS_WORDS = 3
 # English verbs whose past or participle no suffix rule reaches: the past -> the present.
 _IRREGULAR = {
     **dict.fromkeys(("ran",), "run"),
@@ -115,8 +133,16 @@ def stem(word: str) -> str:
 
 
 def key_terms(subject: str) -> list[str]:
-    """Subject -> the words a record must hold (stems of English words; Japanese runs, or a bare verb's kanji)."""
+    """Subject -> the words a record must hold (stems of English words; a Japanese subject's hosts,
+    Latin words and content words in their dictionary form)."""
     if _KANA.search(subject):
+        hosts = [h.casefold() for h in _HOST.findall(subject)]
+        rest = _HOST.sub(" ", subject)
+        latin = [stem(w) for w in _LATIN_WORD.findall(rest) if w.casefold() not in _STOP]
+        words = japanese.content_words(_LATIN_WORD.sub(" ", rest))
+        found = list(dict.fromkeys(hosts + latin + words))
+        if found:
+            return found
         runs = [t.casefold() for t in _JA_RUN.findall(subject)]
         return runs or _JA_STEM.findall(subject)[:1]
     hosts = [h.casefold() for h in _HOST.findall(subject)]
@@ -124,12 +150,40 @@ def key_terms(subject: str) -> list[str]:
     return hosts + [stem(w) for w in _WORD.findall(rest) if w.casefold() not in _STOP]
 
 
+@lru_cache(maxsize=4096)
+def latin_forms(term: str) -> tuple[tuple[str, ...], ...]:
+    """A Japanese term -> the ways a Latin-letter record writes it, each the stems it must hold all
+    of: its romaji reading (long enough to be no English word), each short English gloss."""
+    out: list[tuple[str, ...]] = []
+    reading = japanese.romaji(term)
+    if len(reading) >= ROMAJI_MIN and reading.isascii() and reading.isalpha():
+        out.append((stem(reading),))
+    for gloss in japanese.glosses(term):
+        stems = tuple(stem(w) for w in _WORD.findall(gloss) if w.casefold() not in _STOP)
+        if stems and len(stems) <= GLOSS_WORDS:
+            out.append(stems)
+    return tuple(dict.fromkeys(out))
+
+
+def _holds_japanese(term: str, text: str, words: set[str]) -> bool:
+    """A Japanese term + a record's text + its word stems -> does the record say it, in either language?"""
+    if len(term) >= 2 and term in text:
+        return True
+    if _KANA.search(text) and term in japanese.content_words(text):
+        return True
+    return any(all(s in words for s in form) for form in latin_forms(term))
+
+
 def holds(text: str, terms: tuple[str, ...] | list[str]) -> bool:
-    """Text + key terms -> does it hold every one (a Latin term as a word's stem, a host or Japanese term as written)?"""
+    """Text + key terms -> does it hold every one (a Latin term as a word's stem, a host as written,
+    a Japanese term as written or in its dictionary form, by its romaji or an English gloss)?"""
     low = text.casefold()
     words = {stem(w) for w in _WORD.findall(text)}
     return all(
-        t in words or (_KANA.search(t) and t in low) or ("." in t and t in low) for t in terms
+        _holds_japanese(t, text, words)
+        if _KANA.search(t)
+        else t in words or ("." in t and t in low)
+        for t in terms
     )
 
 
@@ -143,19 +197,44 @@ def without_asking_verb(subject: str) -> tuple[str, bool]:
     return _GO.sub("", text).strip(), False
 
 
-def target(subject: str) -> Target:
-    """A question's subject -> what it matches in the records."""
-    m = _TALK.search(subject) or _TALK_JA.search(subject)
+def is_person(who: str, people: Collection[str] | None = None) -> bool:
+    """A name as a Japanese question writes it (+ the names the home knows) -> is it a person: one
+    of those known, or, without them, a name by its form (an honorific, katakana, Latin letters,
+    a name Sudachi knows)? 母 and 上司 are no one's name."""
+    name = bare(who)
+    if not name:
+        return False
+    if people is not None:
+        return bool(meant(name, people))
+    honored = who.strip().endswith(HONORIFICS)
+    return (
+        honored
+        or bool(_KATAKANA_NAME.match(name) or _LATIN_NAME.match(name))
+        or japanese.is_name(name)
+    )
+
+
+def target(subject: str, people: Collection[str] | None = None) -> Target:
+    """A question's subject (+ the names of the people the home knows) -> what it matches in the records."""
+    m = _TALK.search(subject)
+    if m is None and (ja := _TALK_JA.search(subject)):
+        m = ja if is_person(ja["who"].strip(" ?？.。"), people) else None
     partner = m["who"].strip(" ?？.。") if m else None
     words, seen = (partner, False) if partner else without_asking_verb(subject)
     return Target(tuple(key_terms(words)), partner, seen, bool(_HOST.search(words)), words)
 
 
 def looser(t: Target) -> Target | None:
-    """A target no record matched -> it without its first English term (the question's own verb:
-    'eat ramen' finds 'Ramen with Peter'), or None when nothing is left to drop."""
-    if len(t.terms) < 2 or t.partner or _KANA.search(t.words):
+    """A target no record matched -> it without its first English term, or a Japanese subject
+    without its verbs (the question's own verb: 'eat ramen' finds 'Ramen with Peter', 出汁を作った
+    finds 'First try at dashi'), or None when nothing is left to drop."""
+    if len(t.terms) < 2 or t.partner:
         return None
+    if _KANA.search(t.words):
+        things = tuple(x for x in t.terms if not (_KANA.search(x) and japanese.is_verb(x)))
+        if not things or len(things) == len(t.terms):
+            return None
+        return Target(things, None, t.seen, t.site, t.words)
     return Target(t.terms[1:], None, t.seen, t.site, t.words)
 
 
@@ -228,11 +307,36 @@ def activity_mask(
     holding them with the verb in its sense ("the CI run" is no run). A page or window title's bare
     "run" is a command or a noun ("uv run", "Run #42"), so there only a past or -ing form counts."""
     held = word_mask(events, terms)
-    if not terms or _KANA.search(terms[0]) or "." in terms[0]:
+    verb = _verb_of(terms)
+    if verb is None:
         return held
     text = record_text(events)
-    verdicts = {t: in_sense(t, terms[0], bare) for t in text[held].unique()}
+    verdicts = {t: _in_sense_any(t, verb, bare) for t in text[held].unique()}
     return held & text.map(lambda t: verdicts.get(t, False)).astype(bool)
+
+
+def _verb_of(terms: tuple[str, ...] | list[str]) -> str | None:
+    """Key terms -> the activity's verb to read in its sense: the first English term, or a Japanese
+    subject's verb; None for a host or a Japanese subject without one."""
+    if not terms or "." in terms[0]:
+        return None
+    if not _KANA.search(terms[0]):
+        return terms[0]
+    return next((t for t in terms if _KANA.search(t) and japanese.is_verb(t)), None)
+
+
+def _in_sense_any(text: str, verb: str, bare: bool) -> bool:
+    """A record's text + a verb (English stem or Japanese word) + whether its bare form counts -> is
+    the verb said as the person's activity? A Japanese verb in a Japanese record is; in English its
+    one-word glosses are read as an English verb is."""
+    if not _KANA.search(verb):
+        return in_sense(text, verb, bare)
+    if verb in text or (_KANA.search(text) and verb in japanese.content_words(text)):
+        return True
+    forms = [f[0] for f in latin_forms(verb) if len(f) == 1]
+    words = {stem(w) for w in _WORD.findall(text)}
+    several = [f for f in latin_forms(verb) if len(f) > 1 and all(s in words for s in f)]
+    return bool(several) or any(in_sense(text, f, bare) for f in forms)
 
 
 def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:
@@ -274,8 +378,12 @@ def seen_mask(events: pd.DataFrame) -> pd.Series:
 
 
 def quoted_line(text: str, terms: tuple[str, ...] | list[str]) -> str:
-    """A record's text + key terms -> its line holding them (a paragraph quotes the line that matched), one line."""
+    """A record's text + key terms -> its line holding them (a paragraph quotes the line that matched,
+    in the subject's language when it can), one line."""
     lines = [line for line in text.splitlines() if line.strip()]
+    # A Japanese subject quotes the record's Japanese line when it has one that matched.
+    if any(_KANA.search(t) for t in terms):
+        lines = [x for x in lines if _KANA.search(x)] + [x for x in lines if not _KANA.search(x)]
     for line in lines:
         if terms and holds(line, terms):
             return " ".join(line.split())

@@ -3,13 +3,15 @@
 The speaker is a chat record's `actor` (every chat source writes who spoke there); the name
 asked means the actors that omoide.answer.names says it means (ピーター -> Peter). Only their
 own lines count, never a line of the conversation someone else wrote. Messages about the
-topic hold all its words (omoide.answer.lake_records); when none does, those holding at least
-half of them are shown as near it. Newest first, up to SHOWN, each quoted as written and
+topic hold all its words (omoide.answer.lake_records; a Japanese topic's content words each
+in either language, as omoide.answer.matching matches them: 旅館 is also "ryokan"); when none
+does, those holding at least half of them are shown as near it. Newest first, up to SHOWN, each quoted as written and
 cited. A question naming no topic shows the speaker's latest lines.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -19,6 +21,7 @@ import pandas as pd
 from omoide.answer.cite import Answer, Citation, shown
 from omoide.answer.lake_records import NEAR, lake_days, quoted, records_of, share, topic_terms
 from omoide.answer.language import Lang, moment_text
+from omoide.answer.matching import holds, key_terms
 from omoide.answer.names import bare, meant, page_names, spellings
 from omoide.core.days import local_day, zone
 from omoide.core.kinds import CHAT_SOURCE_KINDS
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from omoide.core.settings import Settings
 
 SHOWN = 3
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # What a question calls the person themself ("what did I say about …").
 _MYSELF = frozenset({"i", "me", "myself", "私", "わたし", "僕", "ぼく", "俺", "自分"})
 
@@ -40,6 +44,11 @@ class Said:
     text: str
     ref: str
     held: float
+
+
+def _held(text: str, wanted: list[str]) -> float:
+    """A message + a Japanese topic's key terms -> the share of them it holds, in either language."""
+    return sum(holds(text, [t]) for t in wanted) / len(wanted)
 
 
 def _window(q: Question) -> tuple[datetime, datetime] | None:
@@ -80,9 +89,11 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     shown_as = asked if lang == "ja" or not names else names[0]
     if not theirs:
         return _answer(q, _no_speaker(shown_as, lang), [], "none", tz)
-    wanted = topic_terms(topic)
+    japanese = bool(_JAPANESE.search(topic))
+    wanted = key_terms(topic) if japanese else topic_terms(topic)
+    measure = _held if japanese else share
     said = [
-        Said(ts.to_pydatetime(), str(text), str(ref), share(str(text), wanted) if wanted else 1.0)
+        Said(ts.to_pydatetime(), str(text), str(ref), measure(str(text), wanted) if wanted else 1.0)
         for _, e in theirs
         for ts, text, ref in zip(e["ts"], e["text"], e["source_ref"], strict=True)
         if isinstance(text, str) and text.strip()

@@ -8,8 +8,11 @@ first, in the pages and windows only when those hold none. When no record holds 
 word, the first English one (the question's own verb: "eat ramen") is let go.
 
 A note line's time is its own ("- 20:00 First try at dashi" is 20:00); a line or paragraph
-without one is dated by its day only, and the answer names the day, not midnight. On the day
-found, a timed record is preferred to an untimed one.
+without one is dated by its day only. On the day found, a timed record is preferred to an
+untimed one; when only untimed lines match (a diary line 今日は初めて出汁を作った), the
+person's own timed record of that day about the same thing (one matching the target, or the
+target without its verb, in either language) gives the time and is cited beside it. With
+none, the answer names the day, not midnight.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Found:
     timed: bool
     ref: str
     text: str
+    time_ref: str | None = None  # the record that gave the time, when it is not the one quoted
 
 
 def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
@@ -95,7 +99,7 @@ def find(
     """
     days = lake_days(lake_dir, window, tz)
     for tried, matching in tiers(target(subject), user_name):
-        found = _search(lake_dir, days, window, tz, first, matching, tried)
+        found = _search(lake_dir, days, window, tz, first, matching, tried, user_name)
         if found is not None:
             return found
     return None
@@ -109,16 +113,18 @@ def _search(
     first: bool,
     matching: Matching,
     t: Target,
+    user_name: str = "",
 ) -> Found | None:
-    """Lake + days + window + which end + a record test + the target -> the first (or last) record that passes it."""
+    """Lake + days + window + which end + a record test + the target (+ the person's name) -> the
+    first (or last) record that passes it, timed by the day's record of the same thing when it has no time."""
     for day in days if first else reversed(days):
         events = read_events(lake_dir, day)
         if events.empty:
             continue
-        mask = matching(events)
+        inside = pd.Series(True, index=events.index)
         if window is not None:
-            mask &= (events["ts"] >= window[0]) & (events["ts"] < window[1])
-        hits = events.loc[mask].sort_values("ts", kind="stable")
+            inside = (events["ts"] >= window[0]) & (events["ts"] < window[1])
+        hits = events.loc[matching(events) & inside].sort_values("ts", kind="stable")
         if hits.empty:
             continue
         midnight = day_bounds(day, tz)[0]
@@ -130,7 +136,31 @@ def _search(
         said = row["text"] if isinstance(row["text"], str) and row["text"] else row["title"]
         speaker = f"{row['actor']}: " if isinstance(row["actor"], str) and row["actor"] else ""
         text = speaker + quoted_line(str(said), t.terms)
-        return Found(row["ts"].to_pydatetime(), not timed.empty, str(row["source_ref"]), text)
+        ref = str(row["source_ref"])
+        if not timed.empty:
+            return Found(row["ts"].to_pydatetime(), True, ref, text)
+        clock = _timed_same_thing(events.loc[inside], t, midnight, first, user_name)
+        if clock is None:
+            return Found(row["ts"].to_pydatetime(), False, ref, text)
+        return Found(clock["ts"].to_pydatetime(), True, ref, text, str(clock["source_ref"]))
+    return None
+
+
+def _timed_same_thing(
+    events: pd.DataFrame, t: Target, midnight: datetime, first: bool, user_name: str
+) -> pd.Series | None:
+    """A day's records + the target + the day's midnight + which end + the person's name -> their own
+    record of that day with its own time that matches the target (else the target without its
+    verb), or None."""
+    own = own_mask(events, user_name) & ~(
+        (events["source"] == "notes") & (events["ts"] == midnight)
+    )
+    for v in [t] + ([loose] if (loose := looser(t)) else []):
+        if not v.terms:
+            continue
+        hits = events.loc[own & word_mask(events, v.terms)].sort_values("ts", kind="stable")
+        if not hits.empty:
+            return hits.iloc[0 if first else -1]
     return None
 
 
@@ -174,4 +204,8 @@ def when_answer(
         text = f"{'最初' if first else '最後'}は{moment}です：「{quote}」。"
     else:
         text = f"{'First' if first else 'Most recently'} on {moment}: “{quote}”."
-    return text, local, [Citation(shown(found.ref, home), local.date().isoformat())]
+    day = local.date().isoformat()
+    cites = [Citation(shown(found.ref, home), day)]
+    if found.time_ref is not None:
+        cites.append(Citation(shown(found.time_ref, home), day))
+    return text, local, cites

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from functools import cache
+from functools import cache, lru_cache
 
 import jaconv
 
@@ -58,7 +58,7 @@ def _question_word(form: str, pos: tuple[str, ...]) -> bool:
     return pos[0] == "代名詞" or form.startswith("何")
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _content(text: str) -> tuple[str, ...]:
     """Japanese text -> its content words' dictionary forms, in order, each once."""
     out: dict[str, None] = {}
@@ -124,3 +124,15 @@ def glosses(word: str) -> list[str]:
     """A Japanese word (dictionary form) -> the English glosses of its first sense (走る -> ['run'],
     歯医者 -> ['dentist']), 'to ' and parentheses taken off; [] when JMdict has no such word."""
     return list(_glosses(word))
+
+
+def is_name(word: str) -> bool:
+    """A word -> whether Sudachi reads it as one person's name (田中, ピーター; not 母 nor 上司)."""
+    found = list(_tokenizer().tokenize(word))
+    return len(found) == 1 and tuple(found[0].part_of_speech()[1:3]) == ("固有名詞", "人名")
+
+
+def is_verb(word: str) -> bool:
+    """A word in its dictionary form -> whether it is one verb (走る, 作る; not 旅館 nor 静か)."""
+    found = list(_tokenizer().tokenize(word))
+    return len(found) == 1 and found[0].part_of_speech()[0] == "動詞"

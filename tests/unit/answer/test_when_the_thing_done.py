@@ -55,13 +55,18 @@ def test_an_activity_is_read_from_the_persons_notes_with_the_lines_own_time(dash
     assert got["citations"] == [
         {"source": "/home/sources/notes/2026-11-16.md#L13", "day": "2026-11-16"}
     ]
-    # The Japanese question: Monday's own line, not Sunday's dictionary page of 出汁.
+    # The Japanese question: Monday's own diary line, not Sunday's dictionary page of 出汁; it has
+    # no time, so the day's timed line about dashi gives it, and is cited beside it.
     ja = _when("初めて出汁を作ったのはいつですか")
+    assert ja["when"] == "2026-11-16T20:00:00+01:00"
     assert (
         ja["answer"]
-        == "最初は2026年11月16日（月）です：「今日は初めて出汁を作った。思ったより簡単！」。"
+        == "最初は2026年11月16日（月）20:00です：「今日は初めて出汁を作った。思ったより簡単！」。"
     )
-    assert ja["citations"][0]["day"] == "2026-11-16"
+    assert ja["citations"] == [
+        {"source": "/home/sources/notes/2026-11-16.md#L18", "day": "2026-11-16"},
+        {"source": "/home/sources/notes/2026-11-16.md#L13", "day": "2026-11-16"},
+    ]
     assert _when("when did I last eat ramen")["when"] == "2026-11-14T13:00:00+01:00"
     assert _when("when did I book the ryokan")["when"] == "2026-11-19T20:00:00+01:00"
 
