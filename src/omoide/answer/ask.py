@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from omoide.answer.cite import Answer
 from omoide.answer.forgotten import Forgotten, forgotten, gone_text, left_out_text
 from omoide.answer.language import Lang
-from omoide.answer.lookup import SHOWN, lookup_answer
+from omoide.answer.lookup import SHOWN, attribute_answer, lookup_answer
 from omoide.answer.overview import overview
 from omoide.answer.question import Question, classify
 from omoide.answer.time_spent import default_window, time_spent_answer
@@ -78,6 +78,9 @@ def answer_question(q: Question, settings: Settings, now: datetime, recall: Reca
         days = _local_days(window, tz, now) if window else None
         found = Answer("when", days, text, cites, when=moment, subject=q.subject, basis="lake")
         return _told(found, gone, moment is not None, tz, lang)
+    of_person = attribute_answer(q, settings, now)
+    if of_person is not None:
+        return _told(of_person, gone, True, tz, lang)
     results = recall(q.text)
     text, cites, matched = lookup_answer(results, lang=lang)
     days = _local_days(window, tz, now) if window else None

@@ -51,8 +51,12 @@ _NOT_A_NAME = re.compile(
     _I,
 )
 WHO_JA = re.compile(
-    r"^(?P<name>.+?)(?:って|とは|というのは|ってのは|は)(?:誰|だれ|どなた|何者|どんな人|どういう人)"
-    r"(?:ですか|でしたか|なの|なん(?:だ|です)(?:っけ|か)?|だっけ|か)?[?？。]*\s*$"
+    r"^(?P<name>.+?)[、,\s]*(?:って|とは|というのは|ってのは|は)(?:誰|だれ|どなた|何者|どんな人|どういう人)"
+    r"(?:ですか|でしたか|なの|なん(?:だ|です)(?:っけ|か)?|だっけ|だったっけ|でしたっけ|か)?[?？。]*\s*$"
+)
+# Words after the name that only say how it is asked: "who is Peter again / exactly?".
+_WHO_AFTER = re.compile(
+    r"(?:[\s,]+(?:again|exactly|actually|anyway|then|now|really|precisely|though))+[\s?.!]*$", _I
 )
 COMMITMENTS = re.compile(
     r"\b(?:i|we)\s+(?:have\s+|had\s+)?(?:promise[ds]?|promising|commit(?:ted)?\s+to|agreed\s+to|owe)\b"
@@ -155,8 +159,9 @@ def said_by_parts(rest: str) -> tuple[str, str] | None:
 def who_name(rest: str) -> str | None:
     """A question without its time words -> the name it asks who is, or None."""
     m = WHO.match(rest)
-    if m and len(m["name"].split()) <= 4 and not _NOT_A_NAME.match(m["name"]):
-        return tidy(m["name"])
+    name = _WHO_AFTER.sub("", m["name"]) if m else ""
+    if m and name and len(name.split()) <= 4 and not _NOT_A_NAME.match(name):
+        return tidy(name)
     j = WHO_JA.match(rest.strip())
     if j and _PARTICLE_JA.sub("", j["name"]) not in _NOT_A_NAME_JA:
         return tidy(_PARTICLE_JA.sub("", j["name"]))

@@ -49,7 +49,7 @@ class Record:
 
 @dataclass(frozen=True)
 class Fact:
-    """A W fact about the person: id, time (UTC), words, ref, and the fact that replaced it (None while it stands)."""
+    """A W fact about the person: id, time (UTC), words, ref, the fact that replaced it (None while it stands), until when, and who decided ("rule", "llm:<model>")."""
 
     memory_id: str
     ts: datetime
@@ -57,6 +57,7 @@ class Fact:
     ref: str
     replaced_by: str | None = None
     until: datetime | None = None
+    method: str = ""
 
 
 def _text(value: object) -> str:
@@ -114,24 +115,39 @@ def with_them(records: Sequence[Record], names: Collection[str]) -> list[Record]
     return out
 
 
-def w_facts(lake_dir: Path, names: Collection[str], validity: Mapping[str, Validity]) -> list[Fact]:
-    """Lake + a person's spellings + stored validities (by memory id) -> the W facts about them, oldest first, with what replaced each."""
-    slugs = {entity_slug(n) for n in names}
+def _w_rows(lake_dir: Path) -> list[Any]:
+    """Lake -> every W fact row, day by day."""
     rows: list[Any] = []
     for day in stage_days(lake_dir, "facts"):
         facts = read_facts(lake_dir, day)
-        for r in facts[facts["kind"] == "W"].itertuples(index=False):
-            tagged = {entity_slug(str(e)) for e in (r.entities if r.entities is not None else ())}
-            if tagged & slugs:
-                rows.append(r)
+        rows += list(facts[facts["kind"] == "W"].itertuples(index=False))
+    return rows
+
+
+def _tagged(row: Any) -> list[str]:
+    """A W fact row -> the entity names it is tagged with."""
+    return [str(e) for e in (row.entities if row.entities is not None else ())]
+
+
+def w_fact_names(lake_dir: Path) -> list[str]:
+    """Lake -> the names its W facts are tagged with, each once."""
+    return list(dict.fromkeys(e for r in _w_rows(lake_dir) for e in _tagged(r) if e))
+
+
+def w_facts(lake_dir: Path, names: Collection[str], validity: Mapping[str, Validity]) -> list[Fact]:
+    """Lake + a person's spellings + stored validities (by memory id) -> the W facts about them, oldest first, with what replaced each."""
+    slugs = {entity_slug(n) for n in names}
+    rows = [r for r in _w_rows(lake_dir) if {entity_slug(e) for e in _tagged(r)} & slugs]
     rows.sort(key=lambda r: (pd.Timestamp(r.ts), str(r.memory_id)))
     found = validity if any(str(r.memory_id) in validity for r in rows) else _by_words(rows)
     out = []
     for r in rows:
         v = found.get(str(r.memory_id))
-        by, until = (v.superseded_by, v.valid_to) if v is not None else (None, None)
+        by, until, method = (
+            (None, None, "") if v is None else (v.superseded_by, v.valid_to, v.method)
+        )
         ts = pd.Timestamp(r.ts).to_pydatetime()
-        out.append(Fact(str(r.memory_id), ts, str(r.content), str(r.source), by, until))
+        out.append(Fact(str(r.memory_id), ts, str(r.content), str(r.source), by, until, method))
     return out
 
 

@@ -7,7 +7,9 @@ From the lake (omoide.answer.person_records):
   circles: a work workspace or work words -> colleague, a kinship word -> family, social
   words -> friend), with how many records say so and the latest of them;
 - together: how many chat messages with them and where, and the latest note lines naming them;
-- facts now: the W facts about them that stand, newest first, each with the fact it replaced;
+- facts now: the W facts about them that stand, one of each attribute (where they live, their
+  team, employer, role, age, a plan: omoide.answer.person_facts), newest first, then the
+  others, each with the fact it replaced;
 - last contact: the latest chat message with them, or note line naming them at a time of its own.
 
 A name nobody in the memory has is said so.
@@ -24,8 +26,8 @@ from omoide.answer.cite import Answer, Citation, shown
 from omoide.answer.lake_records import lake_days, quoted
 from omoide.answer.language import Lang, date_text, moment_text
 from omoide.answer.names import bare, meant, page_names, spellings
+from omoide.answer.person_facts import Standing, ordered, standing
 from omoide.answer.person_records import (
-    Fact,
     Record,
     known_names,
     lake_records,
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from omoide.core.settings import Settings
 
 NOTES_SHOWN = 2
-FACTS_SHOWN = 3
+FACTS_SHOWN = 5
 _CIRCLE = {
     "en": {COLLEAGUE: "a colleague", FAMILY: "family", FRIEND: "a friend"},
     "ja": {COLLEAGUE: "同僚", FAMILY: "家族", FRIEND: "友人"},
@@ -83,12 +85,8 @@ def who_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     tz = settings.timezone
     asked = bare(q.subject)
     records = lake_records(settings.lake_dir, lake_days(settings.lake_dir, None, tz), tz)
-    pages = page_names(settings.vault_dir)
-    seen = known_names(records)
-    known = [*settings.people, *pages, *(a for al in pages.values() for a in al), *seen]
-    me = {m.casefold() for m in settings.me}
-    found = [n for n in meant(asked, dict.fromkeys(known)) if n.casefold() not in me]
-    if not asked or not found:
+    person = person_named(asked, settings, known_names(records))
+    if not asked or person is None:
         return Answer(
             "who",
             None,
@@ -97,15 +95,14 @@ def who_answer(q: Question, settings: Settings, now: datetime) -> Answer:
             basis="none",
             matched=False,
         )
-    names = list(dict.fromkeys(n for f in found for n in spellings(f, pages, seen)))
-    name = next((p for p in pages if any(p.casefold() == n.casefold() for n in names)), found[0])
+    name, names = person
     theirs = [r for r in with_them(records, names) if r.ts <= now]
     facts = w_facts(settings.lake_dir, names, stored_validity(settings.lancedb_dir))
     card = _Card(tz, settings.home)
     shown_as = asked if lang == "ja" else name
     _relation(card, shown_as, names, theirs, lang)
     _together(card, theirs, lang)
-    _facts(card, facts, lang)
+    _facts(card, standing(facts, now), lang)
     _last_contact(card, theirs, lang)
     if len(card.parts) == 1 and not theirs and not facts:
         card.parts.append(
@@ -115,6 +112,25 @@ def who_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         )
     joined = "".join(card.parts) if lang == "ja" else " ".join(card.parts)
     return Answer("who", None, joined, card.cites, subject=q.subject, basis="lake")
+
+
+def person_named(
+    asked: str,
+    settings: Settings,
+    seen: Sequence[str],
+    pages: dict[str, tuple[str, ...]] | None = None,
+) -> tuple[str, list[str]] | None:
+    """A name as asked + settings + the names the records know (+ the entity pages, read once by a caller asking many)
+    -> (the person's name, every spelling of them), or None for no one (or the user)."""
+    pages = page_names(settings.vault_dir) if pages is None else pages
+    known = [*settings.people, *pages, *(a for al in pages.values() for a in al), *seen]
+    me = {m.casefold() for m in settings.me}
+    found = [n for n in meant(asked, dict.fromkeys(known)) if n.casefold() not in me]
+    if not asked or not found:
+        return None
+    names = list(dict.fromkeys(n for f in found for n in spellings(f, pages, seen)))
+    name = next((p for p in pages if any(p.casefold() == n.casefold() for n in names)), found[0])
+    return name, names
 
 
 def _unknown(name: str, lang: Lang) -> str:
@@ -185,17 +201,16 @@ def _together(card: _Card, theirs: Sequence[Record], lang: Lang) -> None:
         card.cite(r.ref, r.ts)
 
 
-def _facts(card: _Card, facts: Sequence[Fact], lang: Lang) -> None:
-    """W facts about them -> the ones that stand, newest first, each with the fact it replaced."""
-    standing = [f for f in facts if f.replaced_by is None][::-1][:FACTS_SHOWN]
-    if not standing:
+def _facts(card: _Card, found: Sequence[Standing], lang: Lang) -> None:
+    """The W facts that stand -> said, those of an attribute first, each with the fact it replaced."""
+    shown_facts = ordered(found)[:FACTS_SHOWN]
+    if not shown_facts:
         return
-    before = {f.replaced_by: f for f in facts if f.replaced_by is not None}
     tz = zone(card.tz)
     items = []
-    for f in standing:
-        old = before.get(f.memory_id)
-        since = date_text(f.ts.astimezone(tz).date(), lang)
+    for s in shown_facts:
+        f, old = s.fact, s.replaced
+        since = date_text(s.since.astimezone(tz).date(), lang)
         if lang == "ja":
             was = f"、「{quoted(old.text, 100)}」に代わって" if old else ""
             items.append(f"「{quoted(f.text, 140)}」（{since}から{was}）")
