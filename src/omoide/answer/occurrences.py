@@ -37,6 +37,7 @@ from omoide.answer.matching import (
     target,
     word_mask,
 )
+from omoide.answer.senses import done_mask
 from omoide.core.days import day_bounds, zone
 from omoide.store.lake import read_events
 
@@ -87,8 +88,8 @@ def window_events(lake_dir: Path, window: Window | None, tz: str) -> pd.DataFram
     return events.sort_values("ts", kind="stable", ignore_index=True)
 
 
-def _steps(t: Target, user_name: str) -> list[tuple[str, Target, Matching]]:
-    """A target + the person's name -> (basis, target, record test) to try in turn: the strictest first."""
+def _steps(t: Target, user_name: str, tz: str) -> list[tuple[str, Target, Matching]]:
+    """A target + the person's name + timezone -> (basis, target, record test) to try in turn: the strictest first."""
     variants = [t] + ([loose] if (loose := looser(t)) else [])
 
     def words(v: Target, extra: Callable[[pd.DataFrame], pd.Series]) -> Matching:
@@ -102,10 +103,10 @@ def _steps(t: Target, user_name: str) -> list[tuple[str, Target, Matching]]:
 
     def done(v: Target, extra: Callable[[pd.DataFrame], pd.Series], bare: bool = True) -> Matching:
         # The activity's own verb in its sense ("last night's run failed" is no run); a looser
-        # variant has let that verb go.
+        # variant has let that verb go. Either way a plan or a call to it is not it (senses).
         if v is not t:
-            return words(v, extra)
-        return lambda e: activity_mask(e, v.terms, bare) & extra(e)
+            return lambda e: done_mask(e, words(v, extra)(e), v, tz)
+        return lambda e: done_mask(e, activity_mask(e, v.terms, bare) & extra(e), v, tz)
 
     own = [("own", v, done(v, lambda e: own_mask(e, user_name, False))) for v in variants]
     return own + [("pages", v, done(v, seen_mask, bare=False)) for v in variants]
@@ -129,10 +130,11 @@ def _grouped(hits: pd.DataFrame, tz: str, by_day: bool, terms: tuple[str, ...]) 
     local = hits["ts"].map(lambda ts: ts.astimezone(zone(tz)))
     midnight = local.map(lambda t: day_bounds(t.date(), tz)[0])
     notes = hits["source"] == "notes"
-    rank = (notes & (hits["ts"] == midnight)).astype(int) * 2 + (~notes).astype(int)
+    untimed = notes & (hits["ts"] == midnight)
+    rank = untimed.astype(int) * 2 + (~notes).astype(int)
     groups: list[list[int]] = []
     last_ts: datetime | None = None
-    for i in hits.index:
+    for i in hits.index[~untimed.to_numpy()]:
         ts = hits.at[i, "ts"].to_pydatetime()
         same_day = bool(groups) and local[groups[-1][0]].date() == local[i].date()
         joins = by_day or (last_ts is not None and ts - last_ts < SITTING_GAP)
@@ -141,6 +143,16 @@ def _grouped(hits: pd.DataFrame, tz: str, by_day: bool, terms: tuple[str, ...]) 
         else:
             groups.append([i])
         last_ts = ts
+    # A line dated by its day only has no sitting of its own: it is that day's first sitting, or
+    # the day's one occurrence when nothing timed names it.
+    for i in hits.index[untimed.to_numpy()]:
+        day = local[i].date()
+        into = next((g for g in groups if local[g[0]].date() == day), None)
+        if into is None:
+            groups.append([i])
+        else:
+            into.append(i)
+    groups.sort(key=lambda g: min(local[i] for i in g))
     out = []
     for group in groups:
         best = min(group, key=lambda i: (rank[i], hits.at[i, "ts"]))
@@ -154,13 +166,21 @@ def _occurrence(row: pd.Series, local: datetime, timed: bool, terms: tuple[str, 
 
 
 def occurrences(
-    lake_dir: Path, subject: str, window: Window | None, tz: str, user_name: str = ""
+    lake_dir: Path,
+    subject: str,
+    window: Window | None,
+    tz: str,
+    user_name: str = "",
+    pages: bool = True,
 ) -> Counted:
-    """Lake + subject (+ UTC window) + timezone (+ the person's name) -> its distinct occurrences."""
+    """Lake + subject (+ UTC window) + timezone (+ the person's name, whether pages may stand in
+    for an activity's own records) -> its distinct occurrences."""
     events = window_events(lake_dir, window, tz)
     if events.empty or not subject.strip():
         return Counted([], "none", not events.empty)
-    for basis, tried, matching in _steps(target(subject), user_name):
+    for basis, tried, matching in _steps(target(subject), user_name, tz):
+        if basis == "pages" and not pages:
+            continue
         hits = events.loc[matching(events)]
         if not hits.empty:
             return Counted(_grouped(hits, tz, basis == "own", tried.terms), basis, True)

@@ -38,6 +38,7 @@ from omoide.answer.matching import (
     target,
     word_mask,
 )
+from omoide.answer.senses import done_mask
 from omoide.core.days import day_bounds, local_day, zone
 from omoide.store.lake import read_events
 
@@ -124,7 +125,8 @@ def _search(
         inside = pd.Series(True, index=events.index)
         if window is not None:
             inside = (events["ts"] >= window[0]) & (events["ts"] < window[1])
-        hits = events.loc[matching(events) & inside].sort_values("ts", kind="stable")
+        hits = events.loc[done_mask(events, matching(events) & inside, t, tz)]
+        hits = hits.sort_values("ts", kind="stable")
         if hits.empty:
             continue
         midnight = day_bounds(day, tz)[0]
