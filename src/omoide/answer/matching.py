@@ -17,15 +17,10 @@ The thing done is matched, not the words the question asks it with:
   a command ("uv run"), only the past or -ing form counts;
 - a key word matches a record's word of the same stem ("running", "ran" and "runs" are "run";
   "Booked!" is "book");
-- a Japanese subject's key words are its content words in their dictionary form
-  (omoide.text.japanese: 親子丼を作った -> 親子丼, 作る), each matched in either language: as
-  written (a Japanese record's word in its dictionary form: 走った holds 走る), as its romaji
-  reading written in Latin letters (京都 -> "Kyoto"), or as one of its English glosses, every
-  key word of the gloss by its stem (走る -> "Ran 10 km", 旅館 -> "the ryokan", 歯医者 ->
-  "Dentist"); a Japanese verb's gloss is matched in its sense as an English verb is;
-- "Xと話した / 電話した" names a partner only when X is a person: one the home knows when the
-  caller gives the known names, else a name by its form (an honorific, katakana or Latin
-  letters, a name Sudachi knows); 母と電話した is about 母 and 電話, in the person's notes.
+- a Japanese subject's key words are its content words (omoide.text.japanese: 親子丼を作った ->
+  親子丼, 作る), each matched in either language: as written (in its dictionary form: 走った
+  holds 走る), by its romaji (京都 -> "Kyoto") or by an English gloss (走る -> "Ran 10 km");
+- "Xと電話した" names a partner only when X is a person (母と電話した is about 母 and 電話).
 """
 
 from __future__ import annotations
@@ -78,9 +73,8 @@ _JA_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}|[A-Za-z0-9]
 _JA_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff](?=[\u3040-\u309f])")
 _KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _HOST = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", _I)
+_SENTENCE_END = re.compile(r"[。！？!?\n]+")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
-_LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
-_KATAKANA_NAME = re.compile(r"^[\u30a0-\u30ff・]+$")
 # A reading shorter than this is too often an English word or a laugh ("hi", "haha").
 ROMAJI_MIN = 5
 # A gloss of more words than this explains the word rather than naming it.
@@ -176,7 +170,16 @@ def _holds_japanese(term: str, text: str, words: set[str]) -> bool:
 
 def holds(text: str, terms: tuple[str, ...] | list[str]) -> bool:
     """Text + key terms -> does it hold every one (a Latin term as a word's stem, a host as written,
-    a Japanese term as written or in its dictionary form, by its romaji or an English gloss)?"""
+    a Japanese term as written or in its dictionary form, by its romaji or an English gloss)?
+    A Japanese subject's terms must stand in one sentence or line: in 親子丼を作った。…出汁のおかげで
+    what was made is no 出汁."""
+    if len(terms) > 1 and any(_KANA.search(t) for t in terms):
+        return any(_holds_all(x, terms) for x in _SENTENCE_END.split(text) if x.strip())
+    return _holds_all(text, terms)
+
+
+def _holds_all(text: str, terms: tuple[str, ...] | list[str]) -> bool:
+    """Text + key terms -> does each stand anywhere in it?"""
     low = text.casefold()
     words = {stem(w) for w in _WORD.findall(text)}
     return all(
@@ -202,16 +205,9 @@ def is_person(who: str, people: Collection[str] | None = None) -> bool:
     of those known, or, without them, a name by its form (an honorific, katakana, Latin letters,
     a name Sudachi knows)? 母 and 上司 are no one's name."""
     name = bare(who)
-    if not name:
-        return False
-    if people is not None:
-        return bool(meant(name, people))
-    honored = who.strip().endswith(HONORIFICS)
-    return (
-        honored
-        or bool(_KATAKANA_NAME.match(name) or _LATIN_NAME.match(name))
-        or japanese.is_name(name)
-    )
+    if not name or people is not None:
+        return bool(name) and bool(meant(name, people or ()))
+    return who.strip().endswith(HONORIFICS) or japanese.is_name(name)
 
 
 def target(subject: str, people: Collection[str] | None = None) -> Target:
@@ -333,10 +329,21 @@ def _in_sense_any(text: str, verb: str, bare: bool) -> bool:
         return in_sense(text, verb, bare)
     if verb in text or (_KANA.search(text) and verb in japanese.content_words(text)):
         return True
-    forms = [f[0] for f in latin_forms(verb) if len(f) == 1]
     words = {stem(w) for w in _WORD.findall(text)}
-    several = [f for f in latin_forms(verb) if len(f) > 1 and all(s in words for s in f)]
-    return bool(several) or any(in_sense(text, f, bare) for f in forms)
+    return any(
+        in_sense(text, f[0], bare) if len(f) == 1 else all(s in words for s in f)
+        for f in latin_forms(verb)
+    )
+
+
+def english_verb(t: Target) -> str:
+    """A target -> its activity's English verb stem: its first term when Latin, a Japanese verb's
+    first one-word gloss (走る -> 'run'), or ''."""
+    verb = _verb_of(t.terms) or ""
+    if not _KANA.search(verb):
+        return verb if verb.isascii() and verb.isalpha() else ""
+    words = (_WORD.findall(g) for g in japanese.glosses(verb))
+    return next((stem(w[0]) for w in words if len(w) == 1), "")
 
 
 def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:

@@ -22,6 +22,8 @@ _LIGHT_VERBS = frozenset(("する", "ある", "いる", "なる", "為る", "有
 # Nouns that say when or how many, not what: 日, 今日, 後 (副詞可能), a counter after a number.
 _TIME_NOUN = "副詞可能"
 _COUNTER = "助数詞可能"
+_KATAKANA_NAME = re.compile(r"^[\u30a0-\u30ff・]+$")
+_LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z .'\-]*$")
 _LONG_VOWEL = re.compile(r"(?<=o)[ou]|(?<=u)u")
 _PAREN = re.compile(r"\s*[(（][^)）]*[)）]")
 # The gloss lookup: the word's entries (as kanji or kana) -> their senses -> English glosses.
@@ -127,7 +129,10 @@ def glosses(word: str) -> list[str]:
 
 
 def is_name(word: str) -> bool:
-    """A word -> whether Sudachi reads it as one person's name (田中, ピーター; not 母 nor 上司)."""
+    """A word -> whether it is written as a person's name: in katakana or Latin letters (ミナ,
+    Peter), or one Sudachi reads as a name (田中); not 母 nor 上司."""
+    if _KATAKANA_NAME.match(word) or _LATIN_NAME.match(word):
+        return True
     found = list(_tokenizer().tokenize(word))
     return len(found) == 1 and tuple(found[0].part_of_speech()[1:3]) == ("固有名詞", "人名")
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from omoide.answer.matching import activity_mask, holds, is_person, key_terms, looser, target
+from omoide.answer.matching import (
+    activity_mask,
+    english_verb,
+    holds,
+    is_person,
+    key_terms,
+    looser,
+    target,
+)
 
 
 def test_a_japanese_subjects_key_terms_are_its_content_words() -> None:
@@ -67,3 +75,17 @@ def test_a_japanese_verbs_gloss_is_read_in_its_sense() -> None:
         }
     )
     assert activity_mask(events, ("走る",)).tolist() == [True, False, True]
+
+
+def test_a_japanese_subjects_terms_stand_in_one_sentence() -> None:
+    # What was made is the 親子丼; the 出汁 is in the next sentence.
+    assert not holds("初めて親子丼を作った。月曜日の出汁のおかげでおいしかった。", ["出汁", "作る"])
+    assert holds("今日は初めて出汁を作った。思ったより簡単！", ["出汁", "作る"])
+    assert holds("Cooked oyakodon. With Monday's dashi", ["cook", "dashi"])  # English as it was
+
+
+def test_an_activitys_english_verb_in_either_language() -> None:
+    assert english_verb(target("走った")) == "run"
+    assert english_verb(target("食べた")) == "eat"
+    assert english_verb(target("cook oyakodon")) == "cook"
+    assert english_verb(target("歯医者に行った")) == ""  # no verb left: going is taken off

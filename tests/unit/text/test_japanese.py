@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from omoide.text.japanese import content_words, glosses, romaji
+from omoide.text.japanese import content_words, glosses, is_name, is_verb, romaji
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,13 @@ def test_the_module_loads_nothing_at_import_and_never_brings_prefect() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_a_name_is_told_from_a_common_noun() -> None:
+    assert is_name("ピーター") and is_name("ミナ") and is_name("田中") and is_name("Peter")
+    assert not is_name("母") and not is_name("上司")
+
+
+def test_a_verb_is_told_from_a_noun() -> None:
+    assert is_verb("走る") and is_verb("作る")
+    assert not is_verb("旅館") and not is_verb("静か")
