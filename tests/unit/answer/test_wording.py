@@ -80,7 +80,7 @@ def test_memories_that_share_no_word_with_the_question_are_not_worded_as_its_ans
     fake_ollama.reply(json.dumps({"answer": "Peter moved to the platform team."}))
     near = [_recalled("Peter moved to the platform team.", 0.0)]
     now = datetime(2026, 11, 21, 10, tzinfo=UTC)
-    got = ask("what did I think about the standing desk", get_settings(), now, lambda _: near, llm)
+    got = ask("where is the standing desk", get_settings(), now, lambda _: near, llm)
     assert got.answer.startswith(BY_MEANING_ONLY) and not got.matched
     assert fake_ollama.bodies("/api/chat") == []
     named = [_recalled("Peter moved to the platform team.", 0.4)]
