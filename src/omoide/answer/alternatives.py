@@ -24,7 +24,9 @@ DEGREE_JA = re.compile(r"どちら|どっち")
 _PAIR_JA = re.compile(
     r"^(?P<a>.*?)(?:と|か、?|、)(?P<b>.*?)(?:の|では|で|は|、)?\s*(?:どちら|どっち)(?P<tail>.*)$"
 )
-ASKS_TIME = re.compile(r"\btime\b|\blong(?:er)?\b|\bhours?\b|\bminutes?\b|時間|長く|長い|何分", _I)
+ASKS_TIME = re.compile(
+    r"\btime\b|\blong(?:er)?\b|\bhours?\b|\bminutes?\b|時間|長く|長い|長かった|何分", _I
+)
 # "was I more on github.com or in zoom": more *on* or *in* a thing is more time there.
 _MORE_ON = re.compile(
     r"\b(?:more|less)\s+(?:on|in|at|using)\b(?!\s+(?:the\s+)?(?:week|month|year|day)\b)", _I
@@ -37,6 +39,9 @@ _AROUND = frozenset(
     "which what often".split()
 )
 _HEDGE_JA = re.compile(r"たくさん|多く|よく|長く|長い|多い|多かった|時間を?|の方|ほう")
+# A Japanese comparison's shared verb after どちら: its particle, then the verb ("とよく話した").
+_TAIL_VERB_JA = re.compile(r"^(?P<particle>[とにをで])(?P<verb>.*[\u3040-\u9fff].*)$")
+_PREPOSITIONS = frozenset("with to on in at for from about".split())
 _LATIN = re.compile(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]")
 _RUN_JA = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 
@@ -109,7 +114,37 @@ def comparison(text: str, tz: str, now: datetime) -> Comparison | None:
     # "which did I spend more time on: X or Y": the things follow the colon or comma.
     left = re.split(r"[:,]", left)[-1]
     a, b = _thing(left), _thing(right)
-    return Comparison((a, b), (), measures_time(text, False)) if a and b else None
+    time = measures_time(text, False)
+    if a and b and not time:
+        a, b = _shared_verb(left, a, b)
+    return Comparison((a, b), (), time) if a and b else None
+
+
+def _shared_verb(left: str, a: str, b: str) -> tuple[str, str]:
+    """The left half of a count comparison + its two things -> both with the verb they share.
+
+    "did I talk more with Peter or with Mina" -> talk with Peter, talk with Mina; "did I cook
+    more oyakodon or ramen" -> cook oyakodon, cook ramen; "did I talk to Peter more or to Mina"
+    -> talk to Peter, talk to Mina.
+    """
+    a = tidy(" ".join(w for w in a.split() if not DEGREE.fullmatch(w)))
+    degree = DEGREE.search(left)
+    verb = _thing(left[: degree.start()]) if degree else ""
+    b_words = b.split()
+    if not verb or verb.casefold() == a.casefold():
+        if not b_words or b_words[0].casefold() not in _PREPOSITIONS:
+            return a, b
+        words = a.split()
+        at = next((i for i, w in enumerate(words) if w.casefold() in _PREPOSITIONS), 0)
+        verb = " ".join(words[:at])
+    if not verb or b.casefold().startswith(verb.casefold()):
+        return a, b
+    own = b_words[0].casefold() in _PREPOSITIONS
+    # "talk more with Peter or Mina": the second takes the first's preposition too.
+    prep = next(
+        (w for w in a.split()[len(verb.split()) :][:1] if w.casefold() in _PREPOSITIONS), ""
+    )
+    return a, tidy(f"{verb} {b}" if own or not prep else f"{verb} {prep} {b}")
 
 
 def _comparison_ja(text: str, tz: str, now: datetime, time: bool) -> Comparison | None:
@@ -127,4 +162,8 @@ def _comparison_ja(text: str, tz: str, now: datetime, time: bool) -> Comparison 
     if pair is None:
         return None
     a, b = (_thing_ja(tidy_ja(pair[g]), time) for g in ("a", "b"))
+    # "ピーターとミナのどちらとよく話した": both sides take the verb after どちら (と話した).
+    shared = _TAIL_VERB_JA.match(_HEDGE_JA.sub("", pair["tail"]).strip(" ?？。!！"))
+    if shared and not time and a and b:
+        a, b = (f"{side}{shared['particle']}{shared['verb']}" for side in (a, b))
     return Comparison((a, b), (), time) if a and b else None

@@ -1,7 +1,8 @@
 """Compare ("more time on github.com or on lancedb.github.io last week", "did I run more in October or November", XとYのどちら) -> both figures, the larger first, cited.
 
 Time is ActivityWatch's arithmetic (`omoide.answer.time_spent`), counts are distinct occurrences
-(`omoide.answer.occurrences`); `minutes` is the larger one's for time. Two things are measured in
+(`omoide.answer.occurrences`: an activity a day from the person's own notes and messages, talking
+with someone by conversation); `minutes` is the larger one's for time. Two things are measured in
 the question's one window (the last DEFAULT_DAYS days for time when it names none); one thing in
 two periods is measured in each.
 """
@@ -16,6 +17,7 @@ from omoide.answer.alternatives import measures_time
 from omoide.answer.cite import Answer, Citation
 from omoide.answer.how_often import asked_window, local_days
 from omoide.answer.language import Lang, duration_text, period_text
+from omoide.answer.matching import target
 from omoide.answer.occurrences import citations, occurrences
 from omoide.answer.time_spent import default_window, time_spent_answer
 from omoide.answer.when import LOOKED_IN
@@ -49,10 +51,18 @@ def _time_side(name: str, subject: str, window: Window, settings: Settings, lang
 def _count_side(
     name: str, subject: str, window: Window | None, settings: Settings, lang: Lang
 ) -> Side:
-    """A side's name + its subject + its window -> how many times it happened."""
-    counted = occurrences(settings.lake_dir, subject, window, settings.timezone, settings.user_name)
+    """A side's name + its subject + its window -> how many times it happened (an activity in the
+    person's own notes and messages only: pages naming it on one side are no match for the other's doing)."""
+    counted = occurrences(
+        settings.lake_dir, subject, window, settings.timezone, settings.user_name, pages=False
+    )
     n = len(counted.occurrences)
-    said = f"{n}回" if lang == "ja" else f"{n} time" + ("" if n == 1 else "s")
+    if lang == "ja":
+        said = f"{n}回"
+    elif counted.basis == "talk":
+        said = f"{n} conversation" + ("" if n == 1 else "s")
+    else:
+        said = f"{n} time" + ("" if n == 1 else "s")
     return Side(name, float(n), said, citations(counted, settings.home), True)
 
 
@@ -73,7 +83,11 @@ def _sides(
     window = asked_window(q)
     if time:
         window = window or default_window(tz, now)
-    return [measure(s, s, window, settings, lang) for s in q.subjects], window
+    # Talking with someone is named by the person ("Peter"), not by the verb it was asked with.
+    names = [s if time else target(s).partner or s for s in q.subjects]
+    return [
+        measure(n, s, window, settings, lang) for n, s in zip(names, q.subjects, strict=True)
+    ], window
 
 
 def _worded(q: Question, big: Side, small: Side, where: str, time: bool) -> str:
