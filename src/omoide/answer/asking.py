@@ -63,12 +63,14 @@ COMMITMENTS = re.compile(
     r"|\bmy\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\b"
     r"|\bwhat\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\b"
     r"|\bwhat(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\b|\bto-?do\s+list\b"
-    r"|\bwhat\s+am\s+i\s+supposed\s+to\s+do\b",
+    r"|\bwhat\s+am\s+i\s+supposed\s+to\s+do\b"
+    r"|\bwhat\s+did\s+i\s+(?:say|tell\s+\w+)\s+(?:i|i'd|i’d)\s+(?:would|will|'d|’d)?\s*do\b"
+    r"|\bi\s+agree(?:d)?\s+to\b|\bmy\s+plans\b|\bwhat\s+am\s+i\s+(?:planning|going)\s+to\s+do\b",
     _I,
 )
 COMMITMENTS_JA = re.compile(
     r"約束|やること|やるべきこと|やらなきゃ|やらなければ|しなきゃ|しなければ(?:ならない|いけない)"
-    r"|しないといけない|TODO|ToDo|タスク"
+    r"|しないといけない|TODO|ToDo|タスク|(?:する|やる)予定|の予定は|予定は何|ことになっている"
 )
 
 # -- subjects: what comes off the question -------------------------------------------------
@@ -100,13 +102,17 @@ _ENDING_JA = re.compile(
     r"(?:のは|の)?(?:ましたか|ました|ましたっけ|ますか|ます|ですか|でしたか|でした|です|だった|だっけ|よね|か|っけ)*[?？。!！\s]*$"
 )
 _COMMITMENT_ASKING = re.compile(
-    r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?\s+to|owe)"
-    r"(?:\s+to(?!\s+do\b))?\s*"
+    r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?|owe)"
+    r"(?:\s+to\s+do\b)?(?:\s+(?:to|for|about|with))?\s*"
     r"|^\s*what\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\s*(?:for|about|with)?\s*"
     r"|^\s*what(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\s*(?:for|about)?\s*"
-    r"|^\s*(?:show\s+me\s+)?my\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\s*(?:to|for|with|about)?\s*",
+    r"|^\s*(?:show\s+me\s+)?my\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\s*(?:to|for|with|about)?\s*"
+    r"|^\s*what\s+did\s+i\s+(?:say|tell\s+\w+)\s+(?:i|i'd|i’d)\s+(?:would|will|'d|’d)?\s*do\s*(?:for|about|with)?\s*"
+    r"|^\s*what\s+(?:are|were)\s+my\s+plans\s*(?:for|about|with)?\s*"
+    r"|^\s*what\s+am\s+i\s+(?:planning|going)\s+to\s+do\s*(?:for|about|with)?\s*",
     _I,
 )
+_TOLD = re.compile(r"^\s*what\s+did\s+i\s+tell\s+(?P<who>\w+)\s+(?:i|i'd|i’d)\b", _I)
 _COMMITMENT_TO_JA = re.compile(r"^(?P<who>.+?)(?:に|と|への|との)(?:何を?)?(?:約束|やる|する)")
 _TRAILING = re.compile(r"[\s?？!！。.,、]+$")
 
@@ -170,6 +176,9 @@ def who_name(rest: str) -> str | None:
 
 def commitment_subject(rest: str) -> str:
     """A commitments question without its time words -> to whom or about what ('' for all of them)."""
+    told = _TOLD.match(rest)
+    if told:
+        return told["who"]
     cut = _COMMITMENT_ASKING.sub("", rest, count=1)
     if cut != rest:
         return tidy(cut)

@@ -93,6 +93,12 @@ def test_first_and_last_and_the_windows_are_local_calendar_days() -> None:
         # commitments: the person or topic they are to, or nothing
         ("what did I promise Peter", "commitments", "Peter"),
         ("what did I promise?", "commitments", ""),
+        ("what did I promise to do?", "commitments", ""),
+        ("what have I promised to do for Peter", "commitments", "Peter"),
+        ("what did I tell Peter I would do?", "commitments", "Peter"),
+        ("what did I agree to do for Mina?", "commitments", "Mina"),
+        ("what are my plans for next week?", "commitments", ""),
+        ("来週は何をする予定？", "commitments", ""),
         ("what do I have to do this week", "commitments", ""),
         ("what's on my to-do list", "commitments", ""),
         ("ピーターに何を約束した？", "commitments", "ピーター"),
