@@ -11,7 +11,11 @@ What matches is the thing done (`omoide.answer.matching`), read from the window'
 - talking with someone ("talk to Peter"): the chat messages with them;
   those two counted by sitting: records less than SITTING_GAP apart on one day are one.
 
-When no record holds every key word, the first English one (the question's own verb) is let go.
+An activity's record counts only when it says the thing was done (`omoide.answer.senses`): not a
+plan ("dentist on Thursday", 明日は歯医者), a contact ("Called the dentist") or another sense of
+its verb ("the build is still running"). A note line dated by its day only joins that day's
+first sitting. When no record holds every key word, the first English one (the question's own
+verb) is let go.
 """
 
 from __future__ import annotations

@@ -37,9 +37,15 @@ _LATER = (
     r"tomorrow|tmrw|the\s+day\s+after|next\s+(?:week|month|year|time|weekend|" + _DAY + r")"
     r"|in\s+(?:a|one|two|three|\d+)\s+(?:days?|weeks?|months?)|upcoming|later\s+this\s+week"
 )
+# "next week's tests" names a thing of a later day, not when the clause happens.
+_NOT_OWNED = r"(?!['’]s\b)"
 # Words saying a clause is about later than it was written.
 _FUTURE = re.compile(
-    r"\b(?:" + _LATER + r")\b|\bwill\b|\bwon['’]t\b|\bshall\b|\b(?:i|we|you)['’]ll\b|\bgonna\b"
+    r"\b(?:"
+    + _LATER
+    + r")\b"
+    + _NOT_OWNED
+    + r"|\bwill\b|\bwon['’]t\b|\bshall\b|\b(?:i|we|you)['’]ll\b|\bgonna\b"
     r"|\bplan(?:s|ned|ning)?\s+to\b|\b(?:want|wants|wanted|hope|hoping|intend|intends|need|needs"
     r"|have|has)\s+to\b|\bshould\b|\bscheduled\s+for\b|^\s*(?:plans?|todo|to-?do)\s*:",
     _I,
@@ -86,7 +92,8 @@ _BE_SELF = frozenset("am 'm ’m".split())
 _NOUN_BEFORE = frozenset(
     "my our your his her their the these those two three four five six seven eight nine ten "
     "both all some few several many more most other first last long short easy hard slow fast "
-    "quick morning evening night lunch weekend daily weekly tempo interval trail recovery".split()
+    "quick morning evening night lunch weekend daily weekly tempo interval trail recovery team "
+    "office work birthday leaving farewell holiday group club family".split()
     + _DAYS
 )
 # Irregular simple pasts that are no participle: "X ran" has X for its subject.
