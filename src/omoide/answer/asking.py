@@ -101,6 +101,7 @@ _PARTICLE_JA = re.compile(r"^(?:に|で|を|は|が|と|の|、)+")
 _ENDING_JA = re.compile(
     r"(?:のは|の)?(?:ましたか|ました|ましたっけ|ますか|ます|ですか|でしたか|でした|です|だった|だっけ|よね|か|っけ)*[?？。!！\s]*$"
 )
+_QUESTION_END_JA = re.compile(r"(?:か|っけ|よね)*[?？。!！\s]*$")
 _COMMITMENT_ASKING = re.compile(
     r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?|owe)"
     r"(?:\s+to\s+do\b)?(?:\s+(?:to|for|about|with))?\s*"
@@ -126,7 +127,20 @@ def tidy_ja(text: str) -> str:
     """A Japanese subject -> without the asker's 私は, leading particles and polite endings."""
     out = _ME_JA.sub("", text.strip())
     out = _PARTICLE_JA.sub("", out)
-    return tidy(_ENDING_JA.sub("", out)) or tidy(out)
+    cut = tidy(_ENDING_JA.sub("", out))
+    if not cut:
+        return tidy(out)
+    from omoide.text.japanese import content_words
+
+    # 走りました without ました is 走り, a noun ("a run"): keep the ending the verb needs.
+    if content_words(cut) != content_words(out):
+        return tidy(_QUESTION_END_JA.sub("", out)) or tidy(out)
+    return cut
+
+
+def spoken_ja(subject: str) -> str:
+    """A Japanese subject as asked -> as an answer names it, without its polite ending ('走りました' -> '走り')."""
+    return re.sub(r"(?:ました|ます|でした|です)$", "", subject) or subject
 
 
 def count_subject(rest: str) -> str:

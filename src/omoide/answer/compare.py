@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from omoide.answer.alternatives import measures_time
+from omoide.answer.asking import spoken_ja
 from omoide.answer.cite import Answer, Citation
 from omoide.answer.how_often import asked_window, local_days
 from omoide.answer.language import Lang, duration_text, period_text
@@ -98,7 +99,7 @@ def _worded(q: Question, big: Side, small: Side, where: str, time: bool) -> str:
         if big.figure == small.figure:
             return f"{where}{big.name}も{small.name}も同じで、どちらも{big.said}でした。"
         if q.windows:
-            of = f"{thing}に" if time else f"{thing}は"
+            of = f"{spoken_ja(thing)}に" if time else f"{spoken_ja(thing)}は"
             return f"{big.name}の方が{more}、{of}{big.said}でした（{small.name}は{small.said}）。"
         return f"{where}{big.name}の方が{more}、{big.said}でした（{small.name}は{small.said}）。"
     at = f" {where}" if where else ""

@@ -58,7 +58,13 @@ _GOING = re.compile(
     _I,
 )
 # The verb "go" before an activity ("go running", "went swimming") says nothing of it.
-_GO = re.compile(r"^(?:go|goes|went|gone|going)\s+(?=\w+ing\b)", _I)
+# "go for a run", "went on a walk", "have a swim": the activity is the noun.
+_GO = re.compile(
+    r"^(?:(?:go|goes|went|gone|going)\s+(?=\w+ing\b)"
+    r"|(?:go|goes|went|gone|going)\s+(?:for|on)\s+(?:a|an|my)\s+(?:\w+\s+)?(?=\w+$)"
+    r"|(?:have|had|has|do|did)\s+(?:a|an|my)\s+(?=\w+$))",
+    _I,
+)
 _SEEN_JA = re.compile(r"(?:を|で)?(?:見|観|読|調べ|検索し)(?:た|て|る|ました|ます|んだ)?$")
 _GOING_JA = re.compile(
     r"(?:に|へ|を)?(?:行|訪|訪ね|聞)(?:った|って|く|いた|ねた|れた|ました|きました)?$"

@@ -141,7 +141,7 @@ def test_a_count_is_one_a_day_from_the_persons_own_notes_and_messages(runs: Path
     ja = _asked("11月に何回走りましたか")
     assert ja["answer"] == (
         "2026年11月に2回（メモやメッセージにある日）：2026年11月3日（火）"
-        "「Morning run along the canal, 6 km」、2026年11月10日（火）「Ran 10 km anyway, soaked.」。"
+        "「Morning run along the canal, 6 km」、2026年11月10日（火）「雨の中を走った。」。"
     )
     days = _asked("11月のどの日に走った？")
     assert [c["day"] for c in days["citations"]] == ["2026-11-03", "2026-11-10"]

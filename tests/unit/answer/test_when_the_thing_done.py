@@ -35,6 +35,8 @@ def dashi(omoide_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             _visit(3, "2026-11-18T18:00Z", "Flights to Osaka", "https://fly.example/osaka"),
             _visit(4, "2026-11-19T08:00Z", "Serious Eats", "https://www.seriouseats.com/ramen"),
             _chat(1, "2026-11-19T19:00Z", "Aiko", "Booked the ryokan!", "Peter"),
+            # said before it was done: not the time it was done
+            _chat(2, "2026-11-16T18:40Z", "Aiko", "Making dashi tonight, wish me luck", "Peter"),
         ],
     )
     return omoide_home
@@ -68,6 +70,8 @@ def test_an_activity_is_read_from_the_persons_notes_with_the_lines_own_time(dash
         {"source": "/home/sources/notes/2026-11-16.md#L13", "day": "2026-11-16"},
     ]
     assert _when("when did I last eat ramen")["when"] == "2026-11-14T13:00:00+01:00"
+    # "go for a run" asks of the run, as "go running" does.
+    assert target("go for a run").terms == target("go running").terms == ("run",)
     assert _when("when did I book the ryokan")["when"] == "2026-11-19T20:00:00+01:00"
 
 
