@@ -31,6 +31,12 @@ ASKS_TIME = re.compile(
 _MORE_ON = re.compile(
     r"\b(?:more|less)\s+(?:on|in|at|using)\b(?!\s+(?:the\s+)?(?:week|month|year|day)\b)", _I
 )
+# "was I on Slack more on Monday or Tuesday", "did I use zoom more": being on or using a thing is time.
+_BEING_ON = re.compile(
+    r"\b(?:was|were)\s+(?:i|we)\s+(?:on|in|at)\s+\S+|\b(?:did|do)\s+(?:i|we)\s+use\b"
+    r"|使(?:った|う|いました|ってた|っていた)",
+    _I,
+)
 _PREPOSITION = re.compile(r"^(in|on|during|over)\s", _I)
 # Words around the things compared: "did I spend more time on", "was it", "more".
 _AROUND = frozenset(
@@ -92,7 +98,9 @@ def _windows(left: str, right: str, tz: str, now: datetime) -> tuple[TimeWindow,
 
 def measures_time(text: str, periods: bool) -> bool:
     """A comparison + whether it compares periods -> does it compare time rather than how often?"""
-    return bool(ASKS_TIME.search(text) or (not periods and _MORE_ON.search(text)))
+    return bool(
+        ASKS_TIME.search(text) or (not periods and _MORE_ON.search(text)) or _BEING_ON.search(text)
+    )
 
 
 def comparison(text: str, tz: str, now: datetime) -> Comparison | None:
@@ -154,7 +162,9 @@ def _comparison_ja(text: str, tz: str, now: datetime, time: bool) -> Comparison 
         return None
     a_window, b_window = time_window(m["a"], tz, now), time_window(m["b"], tz, now)
     if a_window and b_window and (a_window.start, a_window.end) != (b_window.start, b_window.end):
-        subject = _thing_ja(m["tail"], time)
+        # The thing may follow the second period ("月曜日と火曜日、Slackを長く使ったのはどっち").
+        after = without_time_words(m["b"], b_window).strip(" 、")
+        subject = _thing_ja(m["tail"], time) or _thing_ja(after, time)
         return Comparison((subject,), (a_window, b_window), time) if subject else None
     window = time_window(text, tz, now)
     rest = without_time_words(text, window) if window else text

@@ -189,6 +189,8 @@ def test_a_comparison_names_its_two_things(
             ((11, 9), (11, 16)),
         ),
         ("10月と11月のどちらでたくさん走りましたか", "走りました", ((10, 1), (11, 1))),
+        # the thing after the second period
+        ("月曜日と火曜日、Slackを長く使ったのはどっち？", "Slack", ((11, 16), (11, 17))),
     ],
 )
 def test_a_comparison_of_two_periods_has_both_windows(
@@ -260,3 +262,12 @@ def test_the_answer_language_is_the_questions_unless_set() -> None:
     assert classify("github.comに何時間使った？", TZ, NOW).lang == "ja"
     assert classify("what did I do yesterday", TZ, NOW, "ja").lang == "ja"
     assert classify("昨日は何をしましたか", TZ, NOW, "en").lang == "en"
+
+
+def test_being_on_or_using_a_thing_compares_its_time_in_two_periods() -> None:
+    from omoide.answer.alternatives import measures_time
+
+    assert measures_time("was I on Slack more on Monday or on Tuesday?", periods=True)
+    assert measures_time("did I use zoom more on Monday or on Tuesday?", periods=True)
+    assert measures_time("月曜日と火曜日、Slackを長く使ったのはどっち？", periods=True)
+    assert not measures_time("did I run more in October or November", periods=True)
