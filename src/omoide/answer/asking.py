@@ -29,8 +29,8 @@ WHICH_DAYS_JA = re.compile(
     r"どの日|何日(?:に|と)|何曜日に|何日(?:ですか|でしたか|だった|だっけ)?[?？]?\s*$"
 )
 SAID_BY = re.compile(
-    r"\bwhat\s+(?:did|has|had|does|do|was|were)\s+(?P<who>(?!(?:we|you|it|they|that|this)\b)\S+(?:\s+\S+){0,2}?)"
-    r"\s+(?:been\s+)?(?:say|said|saying|tell\s+me|told\s+me|telling\s+me|write|wrote|writing|mention(?:ed)?|think)\b"
+    r"\bwhat\s+(?:did|has|had|have|does|do|was|were)\s+(?P<who>(?!(?:we|you|it|they|that|this)\b)\S+(?:\s+\S+){0,2}?)"
+    r"\s+(?:been\s+)?(?:say|said|saying|tell\s+me|told\s+me|telling\s+me|write|wrote|writing|written|mention(?:ed)?|think)\b"
     r"(?:\s+(?:about|of|on|regarding|concerning)\s+(?P<topic>.+?))?\s*[?.!]*\s*$"
     r"|\bdid\s+(?P<who2>(?!(?:i|we|you|it|they)\b)\S+(?:\s+\S+){0,2}?)\s+(?:say|mention|tell\s+me|write)\s+"
     r"(?:anything|something)\s+(?:about|of|on)\s+(?P<topic2>.+?)\s*[?.!]*\s*$",
@@ -41,6 +41,11 @@ SAID_BY_JA = re.compile(
     r"(?:何|なん|なに)(?:と|て|か)(?:言|話|書|い)"
 )
 _NOT_A_SPEAKER_JA = frozenset({"誰", "だれ"})
+# "京都について何を書いた": no speaker named is the person themself.
+_OWN_WORDS_JA = re.compile(
+    r"^(?:(?:私|僕|俺|自分|わたし|ぼく)(?:は|が))?(?P<topic>.+?)(?:について|のこと(?:を|で)?|に関して)"
+    r"(?:は|、)?(?:何|なに|なん)(?:を|て|と|か)?(?:書|言|話|メモ)"
+)
 _NOT_A_NAME_JA = frozenset({"私", "僕", "俺", "自分", "わたし", "ぼく", "おれ", "誰", "だれ"})
 WHO = re.compile(r"^\s*who\s*(?:is|was|'s|’s)\s+(?P<name>.+?)\s*[?.!]*\s*$", _I)
 # What follows "who is" when it asks no one's name: "who is coming", "who was at the retro".
@@ -173,6 +178,9 @@ def said_by_parts(rest: str) -> tuple[str, str] | None:
     j = SAID_BY_JA.search(rest.strip())
     if j and _PARTICLE_JA.sub("", j["who"]) not in _NOT_A_SPEAKER_JA:
         return tidy(_PARTICLE_JA.sub("", j["who"])), tidy(j["topic"] or "")
+    own = _OWN_WORDS_JA.search(rest.strip())
+    if own:
+        return "私", tidy(own["topic"])
     return None
 
 

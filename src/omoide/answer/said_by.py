@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from omoide.answer.cite import Answer, Citation, shown
-from omoide.answer.lake_records import NEAR, lake_days, quoted, records_of, share, topic_terms
+from omoide.answer.lake_records import (
+    NEAR,
+    NOTE_KINDS,
+    lake_days,
+    quoted,
+    records_of,
+    share,
+    timed,
+    topic_terms,
+)
 from omoide.answer.language import Lang, moment_text
 from omoide.answer.matching import holds, key_terms
 from omoide.answer.names import bare, meant, page_names, spellings
@@ -44,6 +53,7 @@ class Said:
     text: str
     ref: str
     held: float
+    clock: bool = True  # False: a note line dated by its day only
 
 
 def _held(text: str, wanted: list[str]) -> float:
@@ -76,7 +86,8 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     days = lake_days(settings.lake_dir, window, tz)
     chats = list(records_of(settings.lake_dir, days, CHAT_SOURCE_KINDS))
     actors = [a for _, e in chats for a in e["actor"].dropna().astype(str).unique()]
-    if asked.casefold() in _MYSELF:
+    myself = asked.casefold() in _MYSELF
+    if myself:
         names = list(settings.me)
     else:
         pages = page_names(settings.vault_dir)
@@ -86,16 +97,29 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     folded = {n.casefold() for n in names}
     theirs = [(d, _theirs(e, folded)) for d, e in chats]
     theirs = [(d, e) for d, e in theirs if not e.empty]
+    if myself:
+        # The person's own words are also what they wrote in their notes.
+        theirs += list(records_of(settings.lake_dir, days, NOTE_KINDS))
     shown_as = asked if lang == "ja" or not names else names[0]
+    if myself:
+        shown_as = "あなた" if lang == "ja" else "You"
     if not theirs:
         return _answer(q, _no_speaker(shown_as, lang), [], "none", tz)
     japanese = bool(_JAPANESE.search(topic))
     wanted = key_terms(topic) if japanese else topic_terms(topic)
     measure = _held if japanese else share
     said = [
-        Said(ts.to_pydatetime(), str(text), str(ref), measure(str(text), wanted) if wanted else 1.0)
-        for _, e in theirs
-        for ts, text, ref in zip(e["ts"], e["text"], e["source_ref"], strict=True)
+        Said(
+            ts.to_pydatetime(),
+            str(text),
+            str(ref),
+            measure(str(text), wanted) if wanted else 1.0,
+            timed(ts, d, tz, str(source)),
+        )
+        for d, e in theirs
+        for ts, text, ref, source in zip(
+            e["ts"], e["text"], e["source_ref"], e["source"], strict=True
+        )
         if isinstance(text, str) and text.strip()
     ]
     about = [s for s in said if s.held == 1.0] or [s for s in said if s.held >= NEAR]
@@ -152,14 +176,16 @@ def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near:
     local = [(s, s.ts.astimezone(zone(tz))) for s in about[:SHOWN]]
     rest = len(about) - SHOWN
     if lang == "ja":
-        items = "、".join(f"「{quoted(s.text)}」（{moment_text(t, lang)}）" for s, t in local)
+        items = "、".join(
+            f"「{quoted(s.text)}」（{moment_text(t, lang, s.clock)}）" for s, t in local
+        )
         more = f"ほか{rest}件。" if rest > 0 else ""
         if near:
             lead = f"{name}の発言に「{topic}」の言葉をすべて含むものはありません。近いもの："
         else:
             lead = f"{name}が「{topic}」について言ったこと：" if topic else f"{name}の最近の発言："
         return f"{lead}{items}。{more}"
-    items = "; ".join(f"“{quoted(s.text)}” ({moment_text(t, lang)})" for s, t in local)
+    items = "; ".join(f"“{quoted(s.text)}” ({moment_text(t, lang, s.clock)})" for s, t in local)
     more = f" And {rest} more." if rest > 0 else ""
     if near:
         lead = f"Nothing {name} wrote holds all the words of “{topic}”; the closest:"

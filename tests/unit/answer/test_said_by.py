@@ -78,7 +78,7 @@ def test_a_speaker_who_never_spoke_of_it_or_never_spoke_is_said_so(omoide_home: 
     )
     # The person's own words, asked as "I".
     mine = said_by_answer(_said("I", "ryokan"), settings, NOW).answer
-    assert mine.startswith("Aiko said about “ryokan”: “The ryokan looks great, and the onsen too”")
+    assert mine.startswith("You said about “ryokan”: “The ryokan looks great, and the onsen too”")
     assert said_by_answer(_said("", "ryokan"), settings, NOW).answer.startswith("Say whose words")
 
 
@@ -95,3 +95,27 @@ def test_katakana_names_sound_like_the_latin_ones() -> None:
     assert meant("@mina's", ["Peter", "Mina"]) == ["Mina"]
     # Two different people the katakana could be: neither.
     assert meant("ピーター", ["Peter", "Pete Tong"]) == []
+
+
+def test_what_i_wrote_is_my_messages_and_my_notes(omoide_home: Path) -> None:
+    settings = build(omoide_home)
+    got = said_by_answer(_said("I", "the storage migration"), settings, NOW)
+    # The note line (timed) and no one else's message about it (Mina asked for the review).
+    assert got.answer.startswith(
+        "You said about “the storage migration”: “Sprint planning with @Mina: the storage"
+    )
+    assert "Can you review" not in got.answer
+    plants = said_by_answer(_said("私", "plants", "ja"), settings, NOW).answer
+    # A note line dated by its day only is said without a clock time.
+    assert (
+        plants
+        == "あなたが「plants」について言ったこと：「Water the plants」（2026年11月11日（水））。"
+    )
+
+
+def test_a_japanese_question_with_no_speaker_asks_of_the_persons_own_words() -> None:
+    from omoide.answer.asking import said_by_parts
+
+    assert said_by_parts("京都について何を書いた？") == ("私", "京都")
+    assert said_by_parts("私は旅館のことを何て言ってた？") == ("私", "旅館")
+    assert said_by_parts("ピーターは旅館について何と言っていましたか") == ("ピーター", "旅館")
