@@ -118,6 +118,10 @@ def _routed(q: Question, settings: Settings, now: datetime) -> Answer | None:
         from omoide.answer.who import who_answer
 
         found = who_answer(q, settings, now)
+    elif q.kind == "did":
+        from omoide.answer.did import did_answer
+
+        found = did_answer(q, settings, now)
     elif q.kind == "decision":
         from omoide.answer.decisions import decision_answer
 

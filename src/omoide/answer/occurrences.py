@@ -101,7 +101,12 @@ def _steps(t: Target, user_name: str, tz: str) -> list[tuple[str, Target, Matchi
 
     if t.partner:
         who = t.partner
-        return [("talk", t, lambda e: talk_mask(e, who)), ("talk", t, lambda e: named_mask(e, who))]
+        # With no conversation, the person's own records naming them (a meeting in the notes);
+        # a page they wrote (a pull request by mina-k) is no talk with them.
+        return [
+            ("talk", t, lambda e: talk_mask(e, who)),
+            ("talk", t, lambda e: named_mask(e, who) & own_mask(e, user_name, False)),
+        ]
     if t.seen or t.site:
         return [("seen", v, words(v, seen_mask)) for v in variants]
 

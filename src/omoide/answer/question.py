@@ -11,6 +11,8 @@ Kinds, tried in this order (the first that matches wins):
   のはいつ", "初めて…したのはいつ"; any other "when did/was …" and "いつ" ask for the latest;
 - `decision`: "what did I decide about X", "which store did we pick", "何に決めた", 決定
   (`omoide.answer.decisions`): `subject` what it was about;
+- `did`: a yes-or-no question of a thing done: "did I talk to Mina yesterday", "have I been
+  running this week", 昨日ミナと話した？ (no question word) (`omoide.answer.did`);
 - `said_by`: "what did Peter say / tell me / write about X", "did Peter say anything about X",
   "ピーターは旅館について何と言っていましたか": `speaker` the person, `subject` the topic;
 - `commitments`: "what did I promise (Peter)", "what do I have to do", "my to-dos", 約束, やること:
@@ -40,6 +42,7 @@ from omoide.answer import asking
 from omoide.answer.alternatives import comparison
 from omoide.answer.day_parts import is_part_of_day, narrowed
 from omoide.answer.decisions import asks_decision, decision_topic
+from omoide.answer.did import asks_yes_no, did_subject
 from omoide.answer.language import Lang, language_of
 from omoide.memory.time_words import TimeWindow, time_window
 
@@ -56,6 +59,7 @@ KINDS = (
     "who",
     "commitments",
     "decision",
+    "did",
 )
 _I = re.IGNORECASE
 
@@ -200,6 +204,8 @@ def classify(text: str, tz: str, now: datetime, answer_language: str = "auto") -
     if name is not None:
         return Question(text, "who", window, name, lang=lang)
     part = is_part_of_day(window)
+    if asks_yes_no(text) and not _OVERVIEW.search(text) and not part:
+        return Question(text, "did", window, did_subject(rest), lang=lang)
     if window is not None and (_OVERVIEW.search(text) or _OVERVIEW_JA.search(text)):
         return Question(
             text, "part_of_day" if part else "overview", window, _subject(rest, ""), lang=lang
