@@ -40,6 +40,10 @@ Rules for the ambiguous cases:
   Thanksgiving" name no day), in Japanese with a year before it (去年の, 2025年の) or a particle
   after it (クリスマスに, 大晦日は); the most recent not in the future, "last" strictly before today,
   "this" the current year's, "next" the first after today.
+- a weekday with a date ("Saturday 31 October", "Sat, Oct 31"): the date's day (the weekday
+  only agrees with it); "on the 18th": that day of the current month, or of the month before
+  while it is still ahead; "the week of 2 November", 11月2日の週, 10月26日からの週: the
+  Monday-based week holding that day.
 - "a couple of" = 2; "a few" and 数 = 3.
 Odd questions never raise: a match that names no real date (Nov 31, 99999 days ago) is
 skipped. An unknown timezone raises `ConfigError`, as everywhere else.
@@ -269,6 +273,31 @@ _DAY_MONTH = re.compile(
     _I,
 )
 _DATE_JA = re.compile(r"(?<!\d)(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<d>\d{1,2})日")
+_WEEKDAY_NAME = r"(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\.?"
+# "Saturday 31 October", "Sat, Oct 31": the date names the day, the weekday only agrees with it.
+_WEEKDAY_DATE = re.compile(
+    rf"\b(?:on\s+)?{_WEEKDAY_NAME},?\s+(?:the\s+)?"
+    rf"(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_NAME})"
+    rf"|(?P<mon2>{_MONTH_NAME})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)\b"
+    rf"(?:,?\s+(?P<year>\d{{4}})\b)?",
+    _I,
+)
+# "on the 18th": that day of this month, or of the last one when it is still ahead.
+_ORDINAL_DAY = re.compile(
+    rf"\b(?:on\s+)?the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MONTH_NAME})\b)",
+    _I,
+)
+# "the week of 2 November", "the week of Nov 2", 11月2日の週, 10月26日からの週: the Monday-based week holding it.
+_WEEK_OF = re.compile(
+    rf"\b(?:in\s+|during\s+)?(?:the\s+)?week\s+of\s+(?:the\s+)?"
+    rf"(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MONTH_NAME})"
+    rf"|(?P<mon2>{_MONTH_NAME})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?)\b"
+    rf"(?:,?\s+(?P<year>\d{{4}})\b)?",
+    _I,
+)
+_WEEK_OF_JA = re.compile(
+    r"(?<!\d)(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<d>\d{1,2})日(?:から|〜|～)?の(?:一)?週(?!間)"
+)
 # "in March and April", "between May and July", "March or April 2023", 3月と4月, 3月〜5月:
 # the months from the first to the last, the second named bare
 _MONTHS_PAIR = re.compile(
@@ -398,6 +427,36 @@ def _date(m: re.Match[str], c: _Now) -> Span | None:
     return _on_day(year, _month_number(m["mon"]), int(m["d"]), c)
 
 
+def _day_of(m: re.Match[str]) -> tuple[int | None, int, int]:
+    """A match naming a day as 'd mon' or 'mon d' (+ year) -> (year or None, month, day)."""
+    groups = m.groupdict()
+    mon = groups.get("mon") or groups.get("mon2") or ""
+    d = groups.get("d") or groups.get("d2") or "0"
+    month = int(mon) if mon.isdigit() else _month_number(mon)
+    return (int(m["year"]) if m["year"] else None), month, int(d)
+
+
+def _weekday_date(m: re.Match[str], c: _Now) -> Span | None:
+    """'Saturday 31 October', 'Sat, Oct 31' -> that local day."""
+    return _on_day(*_day_of(m), c)
+
+
+def _ordinal_day(m: re.Match[str], c: _Now) -> Span | None:
+    """'on the 18th' -> that day of this month, or of the month before when it is still ahead."""
+    d, t = int(m["d"]), c.today
+    first = t.replace(day=1) if d <= t.day else _add_months(t.replace(day=1), -1)
+    day = date(first.year, first.month, d)  # ValueError for the 31st of a short month: skipped
+    return _days(day, day + timedelta(days=1), c)
+
+
+def _week_of(m: re.Match[str], c: _Now) -> Span | None:
+    """'the week of 2 November', 11月2日の週 -> the Monday-based week holding that day."""
+    start, _ = _on_day(*_day_of(m), c)
+    day = local_day(start, c.tz)
+    monday = day - timedelta(days=day.weekday())
+    return _days(monday, monday + timedelta(weeks=1), c)
+
+
 def _months(m: re.Match[str], c: _Now) -> Span | None:
     """'in March and April', '3月から5月' -> from the first month's start to the last one's end."""
     year = int(m["year"]) if m["year"] else None
@@ -453,6 +512,10 @@ _FAMILIES: list[tuple[re.Pattern[str], _Rule]] = [
     (_WEEKDAY_JA, _weekday_ja),
     (_MONTH, _month),
     (_MONTH_JA, _month_ja),
+    (_WEEKDAY_DATE, _weekday_date),
+    (_ORDINAL_DAY, _ordinal_day),
+    (_WEEK_OF, _week_of),
+    (_WEEK_OF_JA, _week_of),
     (_ISO_DATE, _date),
     (_MONTH_DAY, _date),
     (_DAY_MONTH, _date),

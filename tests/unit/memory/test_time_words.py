@@ -159,6 +159,20 @@ CASES = [
     ("this morning", (at(2026, 11, 25), at(2026, 11, 25, 12)), "this morning"),
     ("last night", (at(2026, 11, 24, 18), at(2026, 11, 25, 6)), "last night"),
     ("今朝", (at(2026, 11, 25), at(2026, 11, 25, 12)), "今朝"),
+    # a weekday with a date: the date (the weekday only agrees)
+    ("what did I do on Saturday 31 October?", day(2026, 10, 31), "on Saturday 31 October"),
+    ("on Sat, Oct 31", day(2026, 10, 31), "on Sat, Oct 31"),
+    # the 18th: this month's; the 28th is still ahead on the 25th: last month's
+    ("how long in zoom on the 18th?", day(2026, 11, 18), "on the 18th"),
+    ("the 28th", day(2026, 10, 28), "the 28th"),
+    # the week of a day: its Monday-based week
+    (
+        "what was I working on the week of 2 November?",
+        (at(2026, 11, 2), at(2026, 11, 9)),
+        "the week of 2 November",
+    ),
+    ("11月18日の週は何をした？", WEEK_LAST, "11月18日の週"),
+    ("10月26日からの週", (at(2026, 10, 26), at(2026, 11, 2)), "10月26日からの週"),
 ]
 
 
