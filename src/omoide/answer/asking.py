@@ -64,7 +64,7 @@ _WHO_AFTER = re.compile(
     r"(?:[\s,]+(?:again|exactly|actually|anyway|then|now|really|precisely|though))+[\s?.!]*$", _I
 )
 COMMITMENTS = re.compile(
-    r"\b(?:i|we)\s+(?:have\s+|had\s+)?(?:promise[ds]?|promising|commit(?:ted)?\s+to|agreed\s+to|owe)\b"
+    r"\b(?:i|we)\s+(?:still\s+)?(?:have\s+|had\s+)?(?:promise[ds]?|promising|commit(?:ted)?\s+to|agreed\s+to|owe)\b"
     r"|\bmy\s+(?:promises|commitments|to-?dos?|tasks|open\s+items)\b"
     r"|\bwhat\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\b"
     r"|\bwhat(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\b|\bto-?do\s+list\b"
@@ -108,7 +108,7 @@ _ENDING_JA = re.compile(
 )
 _QUESTION_END_JA = re.compile(r"(?:か|っけ|よね)*[?？。!！\s]*$")
 _COMMITMENT_ASKING = re.compile(
-    r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?|owe)"
+    r"^\s*what\s+(?:did|do|have|had)\s+(?:i|we)\s+(?:still\s+)?(?:promise[ds]?|commit(?:ted)?\s+to|agree(?:d)?|owe)"
     r"(?:\s+to\s+do\b)?(?:\s+(?:to|for|about|with))?\s*"
     r"|^\s*what\s+(?:do|did|must|should)\s+(?:i|we)\s+(?:still\s+)?(?:have|need|got)\s+to\s+do\s*(?:for|about|with)?\s*"
     r"|^\s*what(?:'s|’s|\s+is)\s+on\s+my\s+(?:plate|list|to-?do(?:\s+list)?)\s*(?:for|about)?\s*"

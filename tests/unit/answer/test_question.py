@@ -94,6 +94,7 @@ def test_first_and_last_and_the_windows_are_local_calendar_days() -> None:
         ("what did I promise Peter", "commitments", "Peter"),
         ("what did I promise?", "commitments", ""),
         ("what did I promise to do?", "commitments", ""),
+        ("What do I still owe Mina?", "commitments", "Mina"),
         ("what have I promised to do for Peter", "commitments", "Peter"),
         ("what did I tell Peter I would do?", "commitments", "Peter"),
         ("what did I agree to do for Mina?", "commitments", "Mina"),
