@@ -226,6 +226,35 @@ def target(subject: str, people: Collection[str] | None = None) -> Target:
     return Target(tuple(key_terms(words)), partner, seen, bool(_HOST.search(words)), words)
 
 
+# A place or purpose the question adds that the record may leave out ("book the ryokan in Kyoto"
+# finds "Booked the ryokan in Higashiyama"); company ("with Peter") is kept: it is the thing.
+_QUALIFIER = re.compile(
+    r"\s+(?:in|at|near|for|from|during)\s+(?:the\s+|my\s+|a\s+|an\s+)?[\w.\-'’]+(?:\s+[\w.\-'’]+)?\s*$",
+    _I,
+)
+
+
+def unqualified(t: Target) -> Target | None:
+    """An English target with a trailing place or purpose -> it without them, or None."""
+    if t.partner or _KANA.search(t.words):
+        return None
+    cut = _QUALIFIER.sub("", t.words)
+    terms = tuple(key_terms(cut)) if cut != t.words else ()
+    if not terms or terms == t.terms:
+        return None
+    return Target(terms, None, t.seen, t.site, cut)
+
+
+def variants(t: Target) -> list[Target]:
+    """A target -> it, then without its place or purpose, then without its verb: the strictest first."""
+    out = [t]
+    if (u := unqualified(t)) is not None:
+        out.append(u)
+    if (loose := looser(t)) is not None:
+        out.append(loose)
+    return out
+
+
 def looser(t: Target) -> Target | None:
     """A target no record matched -> it without its first English term, or a Japanese subject
     without its verbs (the question's own verb: 'eat ramen' finds 'Ramen with Peter', 出汁を作った

@@ -32,13 +32,13 @@ from omoide.answer.lake_records import lake_days
 from omoide.answer.matching import (
     Target,
     activity_mask,
-    looser,
     named_mask,
     own_mask,
     quoted_line,
     seen_mask,
     talk_mask,
     target,
+    variants,
     word_mask,
 )
 from omoide.answer.senses import done_mask
@@ -94,7 +94,7 @@ def window_events(lake_dir: Path, window: Window | None, tz: str) -> pd.DataFram
 
 def _steps(t: Target, user_name: str, tz: str) -> list[tuple[str, Target, Matching]]:
     """A target + the person's name + timezone -> (basis, target, record test) to try in turn: the strictest first."""
-    variants = [t] + ([loose] if (loose := looser(t)) else [])
+    tried = variants(t)
 
     def words(v: Target, extra: Callable[[pd.DataFrame], pd.Series]) -> Matching:
         return lambda e: word_mask(e, v.terms) & extra(e)
@@ -108,7 +108,7 @@ def _steps(t: Target, user_name: str, tz: str) -> list[tuple[str, Target, Matchi
             ("talk", t, lambda e: named_mask(e, who) & own_mask(e, user_name, False)),
         ]
     if t.seen or t.site:
-        return [("seen", v, words(v, seen_mask)) for v in variants]
+        return [("seen", v, words(v, seen_mask)) for v in tried]
 
     def done(v: Target, extra: Callable[[pd.DataFrame], pd.Series], bare: bool = True) -> Matching:
         # The activity's own verb in its sense ("last night's run failed" is no run); a looser
@@ -117,8 +117,8 @@ def _steps(t: Target, user_name: str, tz: str) -> list[tuple[str, Target, Matchi
             return lambda e: done_mask(e, words(v, extra)(e), v, tz)
         return lambda e: done_mask(e, activity_mask(e, v.terms, bare) & extra(e), v, tz)
 
-    own = [("own", v, done(v, lambda e: own_mask(e, user_name, False))) for v in variants]
-    return own + [("pages", v, done(v, seen_mask, bare=False)) for v in variants]
+    own = [("own", v, done(v, lambda e: own_mask(e, user_name, False))) for v in tried]
+    return own + [("pages", v, done(v, seen_mask, bare=False)) for v in tried]
 
 
 def _quote(row: pd.Series, terms: tuple[str, ...]) -> str:

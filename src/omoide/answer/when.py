@@ -37,6 +37,7 @@ from omoide.answer.matching import (
     quoted_line,
     talk_mask,
     target,
+    unqualified,
     word_mask,
 )
 from omoide.answer.senses import done_mask
@@ -72,18 +73,18 @@ def tiers(t: Target, user_name: str) -> list[tuple[Target, Matching]]:
         # The activity's own verb, in its sense: "last night's run failed" is no run.
         return lambda e: activity_mask(e, t.terms) & own_mask(e, user_name)
 
+    def anyones(t: Target) -> Matching:
+        return lambda e: activity_mask(e, t.terms, bare=False)
+
     loose = looser(t)
     if t.partner:
         who = t.partner
         return [(t, lambda e: talk_mask(e, who)), (t, lambda e: named_mask(e, who))]
     if t.seen or t.site:
         return [(t, words(t))] + ([(loose, words(loose))] if loose else [])
-    steps = [(t, done(t))] + ([(loose, own(loose))] if loose else [])
-    return (
-        steps
-        + [(t, lambda e: activity_mask(e, t.terms, bare=False))]
-        + ([(loose, words(loose))] if loose else [])
-    )
+    strict = [t] + ([u] if (u := unqualified(t)) is not None else [])
+    steps = [(v, done(v)) for v in strict] + ([(loose, own(loose))] if loose else [])
+    return steps + [(v, anyones(v)) for v in strict] + ([(loose, words(loose))] if loose else [])
 
 
 def find(

@@ -73,6 +73,8 @@ def test_an_activity_is_read_from_the_persons_notes_with_the_lines_own_time(dash
     # "go for a run" asks of the run, as "go running" does.
     assert target("go for a run").terms == target("go running").terms == ("run",)
     assert _when("when did I book the ryokan")["when"] == "2026-11-19T20:00:00+01:00"
+    # A place the record leaves out ("in Kyoto") is let go before the verb is.
+    assert _when("when did I book the ryokan in Kyoto")["when"] == "2026-11-19T20:00:00+01:00"
 
 
 def test_a_verb_of_seeing_or_going_is_taken_off_and_pages_count(dashi: Path) -> None:
