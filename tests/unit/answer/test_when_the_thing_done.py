@@ -84,6 +84,7 @@ def test_a_verb_of_seeing_or_going_is_taken_off_and_pages_count(dashi: Path) -> 
     assert target("visit seriouseats.com").terms == ("seriouseats.com",)
     assert target("go to the dentist").terms == ("dentist",)
     assert target("look at flights to Osaka").seen
+    assert target("WaniKaniを開いた").seen and target("WaniKaniを開いた").terms == ("wanikani",)
     assert not target("book the ryokan").seen
     assert target("京都に行った").terms == ("京都",)
     missing = _when("最後にスカイダイビングしたのはいつ？")
