@@ -12,8 +12,9 @@ cited. A question naming no topic shows the speaker's latest lines.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
     from omoide.core.settings import Settings
 
 SHOWN = 3
+# A message of theirs this soon after another's in the same conversation answers it.
+REPLY_GAP = pd.Timedelta(minutes=30)
+REPLY_CHARS = 80
+NEAR_REPLY = 0.99  # below "holds every word": shown only when no message holds them all
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # What a question calls the person themself ("what did I say about …").
 _MYSELF = frozenset({"i", "me", "myself", "私", "わたし", "僕", "ぼく", "俺", "自分"})
@@ -54,6 +59,7 @@ class Said:
     ref: str
     held: float
     clock: bool = True  # False: a note line dated by its day only
+    reply_to: str = ""  # the message about the topic this one answers, when it holds less of it
 
 
 def _held(text: str, wanted: list[str]) -> float:
@@ -122,6 +128,7 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         )
         if isinstance(text, str) and text.strip()
     ]
+    said = _with_replies(said, _replied_to(chats, folded, measure, wanted))
     about = [s for s in said if s.held == 1.0] or [s for s in said if s.held >= NEAR]
     count = len(said)
     if not about:
@@ -131,6 +138,45 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     home = settings.home
     cites = [Citation(shown(s.ref, home), local_day(s.ts, tz).isoformat()) for s in about[:SHOWN]]
     return _answer(q, text, cites, "lake", tz)
+
+
+def _replied_to(
+    chats: list[tuple[date, pd.DataFrame]],
+    speakers: set[str],
+    measure: Callable[[str, list[str]], float],
+    wanted: list[str],
+) -> dict[str, tuple[str, float]]:
+    """Each day's chat records + the speaker's spellings + how a text holds the topic -> for each
+    of their messages that answers another's (the one before it in the conversation, by someone
+    else, within REPLY_GAP), that message's words and how much of the topic it holds, by ref."""
+    out: dict[str, tuple[str, float]] = {}
+    if not wanted:
+        return out
+    for _, e in chats:
+        for _, talk in e.sort_values("ts", kind="stable").groupby("title", sort=False):
+            rows = list(
+                zip(talk["ts"], talk["actor"], talk["text"], talk["source_ref"], strict=True)
+            )
+            for (ts0, who0, text0, _), (ts1, who1, _, ref1) in zip(rows, rows[1:], strict=False):
+                mine = isinstance(who1, str) and who1.strip().casefold() in speakers
+                other = isinstance(who0, str) and who0.strip().casefold() not in speakers
+                if mine and other and isinstance(text0, str) and ts1 - ts0 <= REPLY_GAP:
+                    out[str(ref1)] = (text0, measure(text0, wanted))
+    return out
+
+
+def _with_replies(said: list[Said], parents: dict[str, tuple[str, float]]) -> list[Said]:
+    """The speaker's messages + what each answers -> a reply holds as much of the topic as the
+    question it answers; an answer to a statement is only near it (the talk may have moved on)."""
+    out = []
+    for s in said:
+        parent = parents.get(s.ref)
+        if parent is not None and parent[1] > s.held:
+            asked = "?" in parent[0] or "？" in parent[0]
+            held = parent[1] if asked else min(parent[1], NEAR_REPLY)
+            s = replace(s, held=max(s.held, held), reply_to=parent[0])
+        out.append(s)
+    return out
 
 
 def _answer(q: Question, text: str, cites: list[Citation], basis: str, tz: str) -> Answer:
@@ -177,7 +223,10 @@ def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near:
     rest = len(about) - SHOWN
     if lang == "ja":
         items = "、".join(
-            f"「{quoted(s.text)}」（{moment_text(t, lang, s.clock)}）" for s, t in local
+            f"「{quoted(s.text)}」（{moment_text(t, lang, s.clock)}"
+            + (f"、「{quoted(s.reply_to, REPLY_CHARS)}」への返事" if s.reply_to else "")
+            + "）"
+            for s, t in local
         )
         more = f"ほか{rest}件。" if rest > 0 else ""
         if near:
@@ -185,7 +234,12 @@ def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near:
         else:
             lead = f"{name}が「{topic}」について言ったこと：" if topic else f"{name}の最近の発言："
         return f"{lead}{items}。{more}"
-    items = "; ".join(f"“{quoted(s.text)}” ({moment_text(t, lang, s.clock)})" for s, t in local)
+    items = "; ".join(
+        f"“{quoted(s.text)}” ({moment_text(t, lang, s.clock)}"
+        + (f", in reply to “{quoted(s.reply_to, REPLY_CHARS)}”" if s.reply_to else "")
+        + ")"
+        for s, t in local
+    )
     more = f" And {rest} more." if rest > 0 else ""
     if near:
         lead = f"Nothing {name} wrote holds all the words of “{topic}”; the closest:"

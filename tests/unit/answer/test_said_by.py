@@ -100,11 +100,14 @@ def test_katakana_names_sound_like_the_latin_ones() -> None:
 def test_what_i_wrote_is_my_messages_and_my_notes(omoide_home: Path) -> None:
     settings = build(omoide_home)
     got = said_by_answer(_said("I", "the storage migration"), settings, NOW)
-    # The note line (timed) and no one else's message about it (Mina asked for the review).
-    assert got.answer.startswith(
-        "You said about “the storage migration”: “Sprint planning with @Mina: the storage"
+    # My answer to Mina's question about it, then my note line (timed); her words only as
+    # what I answered.
+    assert got.answer == (
+        "You said about “the storage migration”: “On it after the standup” (Wednesday, "
+        "11 November 2026 at 16:07, in reply to “Can you review the storage migration PR?”); "
+        "“Sprint planning with @Mina: the storage migration is the goal” (Wednesday, "
+        "11 November 2026 at 08:30)."
     )
-    assert "Can you review" not in got.answer
     plants = said_by_answer(_said("私", "plants", "ja"), settings, NOW).answer
     # A note line dated by its day only is said without a clock time.
     assert (
@@ -119,3 +122,19 @@ def test_a_japanese_question_with_no_speaker_asks_of_the_persons_own_words() -> 
     assert said_by_parts("京都について何を書いた？") == ("私", "京都")
     assert said_by_parts("私は旅館のことを何て言ってた？") == ("私", "旅館")
     assert said_by_parts("ピーターは旅館について何と言っていましたか") == ("ピーター", "旅館")
+
+
+def test_an_answer_to_a_question_about_the_topic_is_about_it_too(omoide_home: Path) -> None:
+    settings = build(omoide_home)
+    # Aiko's "Can't tonight" answers Peter's question about drinks two minutes before.
+    got = said_by_answer(_said("I", "drinks"), settings, NOW)
+    assert got.answer == (
+        "You said about “drinks”: “Can't tonight” (Wednesday, 11 November 2026 at 17:57, "
+        "in reply to “Drinks tonight? The ryokan photos are up.”)."
+    )
+    # An answer to a statement is only near its topic: shown when nothing holds every word.
+    lunch = said_by_answer(_said("Peter", "the onsen"), settings, NOW)
+    assert lunch.answer.startswith("Nothing Peter wrote holds all the words of “the onsen”")
+    assert "“Lunch at 13:00?”" in lunch.answer and "in reply to “The ryokan looks great" in (
+        lunch.answer
+    )
