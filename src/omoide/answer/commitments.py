@@ -11,7 +11,8 @@ or the embedding model. What is listed:
 - each with to whom, when said (the day alone for a note item without its own time) and when
   due, the soonest due first, and cited at the line it was said in.
 
-Open means not known kept: only a ticked note item ("- [x]") is known kept. Nothing found is
+Open means not known kept: a ticked note item ("- [x]") is kept, and so is one that a later note
+line or message of the person's says was done (`omoide.answer.kept`), shown with that record. Nothing found is
 said as such, with where it was looked for, never answered with another memory.
 """
 
@@ -19,13 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from omoide.answer.cite import Answer, Citation, shown
+from omoide.answer.kept import Kept, kept_by_records
 from omoide.answer.language import Lang, day_text, moment_text, period_text
 from omoide.answer.names import bare, meant
 from omoide.core.days import day_bounds, local_day, zone
@@ -79,6 +81,7 @@ class Item:
     kept: bool
     source: str
     day: str
+    kept_by: Kept | None = None  # the later record of the person's own that says it was done
 
 
 def _day_rows(lake_dir: StorePath, day: date) -> pd.DataFrame:
@@ -111,6 +114,18 @@ def stored_commitments(lake_dir: StorePath, tz: str) -> list[Item]:
                 )
             )
     return sorted(items, key=lambda i: i.said)
+
+
+def _with_kept(items: list[Item], settings: Settings, now: datetime) -> list[Item]:
+    """Stored commitments + settings + now -> the same, those a later record of the person's says were done marked kept."""
+    open_ = [(i.source, i.action, i.said, i.due) for i in items if not i.kept]
+    found = kept_by_records(open_, settings.lake_dir, settings.timezone, settings.me, now)
+    return [
+        replace(i, kept=True, kept_by=found[(i.source, i.action)])
+        if (i.source, i.action) in found
+        else i
+        for i in items
+    ]
 
 
 def _names(text: str, name: str) -> bool:
@@ -214,13 +229,22 @@ def _line(item: Item, tz: str, lang: Lang) -> str:
     said = moment_text(item.said, lang, with_time=item.timed)
     due = _due_text(item, tz, lang)
     to = ", ".join(item.to)
+    by = item.kept_by
     if lang == "ja":
+        done = f"済み（{day_text(by.day, lang)}「{_short(by.text)}」）" if by else "済み"
         parts = [f"{to}へ"] if to else []
-        parts += [said] + ([f"期限：{due}"] if due else []) + (["済み"] if item.kept else [])
+        parts += [said] + ([f"期限：{due}"] if due else []) + ([done] if item.kept else [])
         return f"・「{item.action}」（{'／'.join(parts)}）"
+    done = f"done (“{_short(by.text)}”, {day_text(by.day, lang)})" if by else "done"
     parts = [f"to {to}"] if to else []
-    parts += [f"said {said}"] + ([f"due {due}"] if due else []) + (["done"] if item.kept else [])
+    parts += [f"said {said}"] + ([f"due {due}"] if due else []) + ([done] if item.kept else [])
     return f"- “{item.action}” — {'; '.join(parts)}"
+
+
+def _short(text: str, limit: int = 80) -> str:
+    """A record's words -> one line, cut to `limit` characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
 def _where(window: tuple[date, date] | None, person: str, topic: str, lang: Lang) -> str:
@@ -275,7 +299,7 @@ def commitments_answer(q: Question, settings: Settings, now: datetime) -> Answer
     """A sorted question + settings + now -> the commitments it asks about, open first, each cited."""
     tz = settings.timezone
     lang: Lang = getattr(q, "lang", "en")
-    items = stored_commitments(settings.lake_dir, tz)
+    items = _with_kept(stored_commitments(settings.lake_dir, tz), settings, now)
     person = person_asked(q, list(dict.fromkeys(n for i in items for n in i.to)))
     window = (q.window.start, q.window.end) if q.window else None
     days = _local_days(window, tz) if window else None
@@ -298,4 +322,9 @@ def commitments_answer(q: Question, settings: Settings, now: datetime) -> Answer
         more = len(chosen) - SHOWN
         lines.append(f"…ほか{more}件" if lang == "ja" else f"… and {more} more")
     cites = [Citation(shown(i.source, settings.home), i.day) for i in listed]
+    cites += [
+        Citation(shown(i.kept_by.ref, settings.home), i.kept_by.day.isoformat())
+        for i in listed
+        if i.kept_by is not None
+    ]
     return Answer(KIND, days, "\n".join(lines), cites, subject=subject, basis="lake")

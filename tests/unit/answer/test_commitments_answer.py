@@ -226,3 +226,32 @@ def test_ask_routes_a_commitments_question_here(settings: Settings) -> None:
     found = ask("今週やることは？", settings, NOW)
     assert found.kind == "commitments" and len(found.citations) == 4
     assert found.answer.startswith("2026年第47週（11月16日〜22日）の約束・予定は4件です")
+
+
+def test_a_later_record_of_my_own_that_says_it_was_done_keeps_a_promise(
+    settings: Settings,
+) -> None:
+    from tests.unit.answer.test_count_and_compare import _chat, _note, _write
+
+    _write(
+        settings.lake_dir,
+        [
+            _note(date(2026, 11, 12), 4, "Sent @Mina the slides for her talk", "09:00"),
+            # a plan to do it is no keeping, nor is someone else's word
+            _note(date(2026, 11, 3), 5, "Return Peter's drill next week"),
+            _chat(9, "2026-11-04T10:00Z", "Peter", "I returned the drill to the shop", "Peter"),
+        ],
+    )
+    found = _ask(settings, "what did I promise in November?")
+    assert (
+        "- “send Mina the slides” — to Mina; said Tuesday, 10 November 2026 at 10:00; due "
+        "Thursday, 12 November 2026; done (“Sent @Mina the slides for her talk”, Thursday, "
+        "12 November 2026)"
+    ) in found.answer.splitlines()
+    assert ("/home/sources/notes/2026-11-12.md#L4", "2026-11-12") in [
+        (c.source, c.day) for c in found.citations
+    ]
+    drill = [line for line in found.answer.splitlines() if "drill" in line]
+    assert drill and "done" not in drill[0]
+    # Kept is no longer open.
+    assert "slides" not in _ask(settings, "what did I promise Mina?").answer.split("\n", 1)[-1]
