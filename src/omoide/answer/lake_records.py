@@ -24,7 +24,7 @@ QUOTE_CHARS = 160
 NEAR = 0.5
 _STOP = frozenset(
     "the and about with for from that this what did does was were have has had say said tell "
-    "told our your their his her its any some all".split()
+    "told our your their his her its any some all my mine vs versus".split()
 )
 
 
