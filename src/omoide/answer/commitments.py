@@ -52,6 +52,13 @@ _ASKED_JA = re.compile(
     r"(?P<who>[ァ-ヴー]{1,12}|[一-龯々]{1,6}|[A-Za-z]{1,20})(?:さん|くん|君|ちゃん|先生|先輩|様|氏)?"
     r"(?:に|へ|と)(?:の)?(?:した)?(?:約束|やる|する|言った|頼まれ)"
 )
+# "What do I still owe Mina", "what do I have to do": what is not done yet; "what did I promise
+# Peter" asks of every promise, the open ones first.
+_ASKS_OPEN = re.compile(
+    r"\b(?:still|owe|open|outstanding|pending|left|have\s+to|need\s+to|must|should|to-?dos?|tasks?)\b"
+    r"|まだ|残って|やること|やるべき|やらなきゃ|しなきゃ|しなければ|しないと|TODO|ToDo|タスク",
+    re.IGNORECASE,
+)
 # A subject holding these is the question itself, not what the question rules sorted out of it.
 _UNSORTED = re.compile(
     r"\b(?:what|which|how|when|did|are|is|promise[ds]?|plans?)\b|約束|やること|予定|何",
@@ -247,10 +254,14 @@ def _short(text: str, limit: int = 80) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
-def _where(window: tuple[date, date] | None, person: str, topic: str, lang: Lang) -> str:
+def _where(
+    window: tuple[date, date] | None, person: str, topic: str, lang: Lang, open_only: bool = True
+) -> str:
     """The window, person and topic asked about -> how the answer names them (' to Peter about “the move” in the week …')."""
     if lang == "ja":
-        period = f"{period_text(*window, lang)}の" if window else "まだ済んでいない"
+        period = (
+            f"{period_text(*window, lang)}の" if window else "まだ済んでいない" if open_only else ""
+        )
         about = f"「{topic}」についての" if topic else ""
         return period + (f"{person}への" if person else "") + about
     return (
@@ -261,15 +272,20 @@ def _where(window: tuple[date, date] | None, person: str, topic: str, lang: Lang
 
 
 def _nothing(
-    window: tuple[date, date] | None, person: str, topic: str, lang: Lang, days: int
+    window: tuple[date, date] | None,
+    person: str,
+    topic: str,
+    lang: Lang,
+    days: int,
+    open_only: bool = True,
 ) -> str:
     """The window, person and topic asked about + the days looked at -> the sentence saying no commitment was found, and where it looked."""
     if lang == "ja":
         return (
-            f"{_where(window, person, topic, lang)}約束や予定は見つかりませんでした"
+            f"{_where(window, person, topic, lang, open_only)}約束や予定は見つかりませんでした"
             f"（あなた自身のメッセージとメモから取った約束を{days}日分探しました）。"
         )
-    which = "open " if window is None else ""
+    which = "open " if window is None and open_only else ""
     return (
         f"No {which}promise, plan or to-do{_where(window, person, topic, lang)} was found "
         f"(looked in the commitments taken from your own messages and notes, {days} day(s))."
@@ -277,15 +293,20 @@ def _nothing(
 
 
 def _heading(
-    items: Sequence[Item], window: tuple[date, date] | None, person: str, topic: str, lang: Lang
+    items: Sequence[Item],
+    window: tuple[date, date] | None,
+    person: str,
+    topic: str,
+    lang: Lang,
+    open_only: bool = True,
 ) -> str:
     """The commitments listed + the window, person and topic asked about -> the answer's first sentence."""
     n, done = len(items), sum(i.kept for i in items)
     if lang == "ja":
         kept = f"（うち{done}件は済み）" if done else ""
-        return f"{_where(window, person, topic, lang)}約束・予定は{n}件です{kept}："
+        return f"{_where(window, person, topic, lang, open_only)}約束・予定は{n}件です{kept}："
     what = "commitment" if n == 1 else "commitments"
-    which = "open " if window is None else ""
+    which = "open " if window is None and open_only else ""
     kept = f", {done} of them done" if done else ""
     return f"{n} {which}{what}{_where(window, person, topic, lang)}{kept}:"
 
@@ -303,7 +324,10 @@ def commitments_answer(q: Question, settings: Settings, now: datetime) -> Answer
     person = person_asked(q, list(dict.fromkeys(n for i in items for n in i.to)))
     window = (q.window.start, q.window.end) if q.window else None
     days = _local_days(window, tz) if window else None
-    chosen = [i for i in items if (_in(i, window) if window else not i.kept)]
+    chosen = [i for i in items if _in(i, window)] if window else items
+    open_only = window is None and bool(_ASKS_OPEN.search(q.text))
+    if open_only:
+        chosen = [i for i in chosen if not i.kept]
     topic = topic_asked(q, person)
     if person:
         means = set(meant(person, [n for i in items for n in i.to]))
@@ -314,10 +338,13 @@ def commitments_answer(q: Question, settings: Settings, now: datetime) -> Answer
     subject = person or topic
     if not chosen:
         looked = len(stage_days(settings.lake_dir, "facts"))
-        text = _nothing(days, person, topic, lang, looked)
+        text = _nothing(days, person, topic, lang, looked, open_only)
         return Answer(KIND, days, text, subject=subject, basis="lake")
     listed = chosen[:SHOWN]
-    lines = [_heading(chosen, days, person, topic, lang), *(_line(i, tz, lang) for i in listed)]
+    lines = [
+        _heading(chosen, days, person, topic, lang, open_only),
+        *(_line(i, tz, lang) for i in listed),
+    ]
     if len(chosen) > SHOWN:
         more = len(chosen) - SHOWN
         lines.append(f"…ほか{more}件" if lang == "ja" else f"… and {more} more")

@@ -133,10 +133,10 @@ def test_this_week_lists_what_is_due_or_said_in_it_open_first(settings: Settings
     ]
 
 
-def test_a_person_named_without_a_window_gets_their_open_promises(settings: Settings) -> None:
+def test_a_person_named_without_a_window_gets_their_promises_open_first(settings: Settings) -> None:
     found = _ask(settings, "what did I promise Peter?")
     assert found.answer.splitlines() == [
-        "2 open commitments to Peter:",
+        "2 commitments to Peter:",
         "- “help you move the boxes on Saturday” — to Peter; said Thursday, 19 November 2026 at 11:02; due Saturday, 21 November 2026",
         "- “return Peter's drill” — to Peter; said Monday, 2 November 2026 at 19:00; due in December 2026",
     ]
@@ -144,13 +144,16 @@ def test_a_person_named_without_a_window_gets_their_open_promises(settings: Sett
     # The speaker a question was asked about, when the question sorts one out.
     mina = _ask(settings, "what did I promise?", speaker="Mina")
     # ミナ is Mina (omoide.answer.names): the note written in Japanese is to her too.
-    assert mina.answer.splitlines()[0] == "2 open commitments to Mina:"
+    assert mina.answer.splitlines()[0] == "2 commitments to Mina:"
+    # What is still owed is the open ones only.
+    owed = _ask(settings, "what do I still owe Peter?")
+    assert owed.answer.splitlines()[0] == "2 open commitments to Peter:"
     assert [c.source for c in mina.citations] == ["chat/mina.jsonl#L7", "notes/2026-11-20.md#L9"]
 
 
 def test_the_question_as_sorted_today_works_too(settings: Settings) -> None:
     q = Question("what did I promise Peter?", "commitments", None, "what did I promise Peter")
-    assert commitments_answer(q, settings, NOW).answer.startswith("2 open commitments to Peter:")
+    assert commitments_answer(q, settings, NOW).answer.startswith("2 commitments to Peter:")
 
 
 def test_japanese_questions_are_answered_in_japanese_quotes_as_written(settings: Settings) -> None:
@@ -164,9 +167,9 @@ def test_japanese_questions_are_answered_in_japanese_quotes_as_written(settings:
     ]
     # ピーター is Peter by sound (omoide.answer.names): the promises written to Peter.
     peter = _ask(settings, "ピーターに約束したことは？")
-    assert peter.answer.splitlines()[0] == "まだ済んでいないピーターへの約束・予定は2件です："
+    assert peter.answer.splitlines()[0] == "ピーターへの約束・予定は2件です："
     assert [c.source for c in peter.citations] == ["chat/peter.jsonl#L52", "chat/peter.jsonl#L40"]
-    mina = _ask(settings, "ミナに約束したことは？")
+    mina = _ask(settings, "ミナに約束してまだ済んでいないことは？")
     assert mina.answer.splitlines() == [
         "まだ済んでいないミナへの約束・予定は2件です：",
         "・「send Mina the slides」（Minaへ／2026年11月10日（火）10:00／期限：2026年11月12日（木））",
@@ -177,7 +180,7 @@ def test_japanese_questions_are_answered_in_japanese_quotes_as_written(settings:
 def test_nothing_found_is_said_with_where_it_looked(settings: Settings) -> None:
     anna = _ask(settings, "what did I promise Anna?")
     assert anna.answer == (
-        "No open promise, plan or to-do to Anna was found "
+        "No promise, plan or to-do to Anna was found "
         "(looked in the commitments taken from your own messages and notes, 4 day(s))."
     )
     assert anna.citations == [] and anna.subject == "Anna"
@@ -209,17 +212,17 @@ def test_a_subject_the_question_rules_sorted_out_is_to_whom_or_about_what(
     settings: Settings,
 ) -> None:
     peter = _ask(settings, "what did I promise Peter?")
-    assert peter.answer.startswith("2 open commitments to Peter:") and peter.subject == "Peter"
+    assert peter.answer.startswith("2 commitments to Peter:") and peter.subject == "Peter"
     boxes = _ask(settings, "what did I promise about the boxes?")
     drill = _ask(settings, "what did I promise to do for Peter's drill")
-    assert drill.answer.splitlines()[0] == "1 open commitment to Peter about “drill”:"
-    assert boxes.answer.splitlines()[0] == "1 open commitment about “boxes”:"
+    assert drill.answer.splitlines()[0] == "1 commitment to Peter about “drill”:"
+    assert boxes.answer.splitlines()[0] == "1 commitment about “boxes”:"
     assert [c.source for c in boxes.citations] == ["chat/peter.jsonl#L52"]
     assert _ask(settings, "資料の約束は？", subject="資料").answer.startswith(
-        "まだ済んでいない「資料」についての約束・予定は1件です："
+        "「資料」についての約束・予定は1件です："
     )
     piano = _ask(settings, "what did I promise about the piano?")
-    assert piano.answer.startswith("No open promise, plan or to-do about “piano” was found")
+    assert piano.answer.startswith("No promise, plan or to-do about “piano” was found")
 
 
 def test_ask_routes_a_commitments_question_here(settings: Settings) -> None:
@@ -254,4 +257,4 @@ def test_a_later_record_of_my_own_that_says_it_was_done_keeps_a_promise(
     drill = [line for line in found.answer.splitlines() if "drill" in line]
     assert drill and "done" not in drill[0]
     # Kept is no longer open.
-    assert "slides" not in _ask(settings, "what did I promise Mina?").answer.split("\n", 1)[-1]
+    assert "slides" not in _ask(settings, "what do I still owe Mina?").answer
