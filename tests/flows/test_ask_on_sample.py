@@ -71,7 +71,7 @@ def test_a_lookup_nothing_names_says_so_before_the_closest_memories(
     from omoide.answer.lookup import BY_MEANING_ONLY
 
     # The sample never mentions a standing desk: its nearest memories are no answer.
-    absent = _ask(sample_two_days, "what did I decide about the standing desk")
+    absent = _ask(sample_two_days, "where is the standing desk")
     assert absent["kind"] == "lookup" and absent["answer"].startswith(BY_MEANING_ONLY)
     assert absent["citations"]  # still shown, with their sources
     found = _ask(sample_two_days, "which store did we pick for warelay")

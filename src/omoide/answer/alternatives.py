@@ -19,7 +19,7 @@ from omoide.memory.time_words import TimeWindow, time_window, without_time_words
 
 _I = re.IGNORECASE
 DEGREE = re.compile(r"\b(?:more|less|longer|shorter|fewer|most|least|oftener)\b", _I)
-_ALTERNATIVE = re.compile(r"\s+(?:or|than|vs\.?|versus)\s+", _I)
+_ALTERNATIVE = re.compile(r"\s+(?:or|than|(?-i:vs)\.?|versus)\s+", _I)  # "VS Code" is no "vs"
 DEGREE_JA = re.compile(r"どちら|どっち")
 _PAIR_JA = re.compile(
     r"^(?P<a>.*?)(?:と|か、?|、)(?P<b>.*?)(?:の|では|で|は|、)?\s*(?:どちら|どっち)(?P<tail>.*)$"

@@ -27,6 +27,7 @@ WHICH_DAYS = re.compile(
 )
 WHICH_DAYS_JA = re.compile(
     r"どの日|何日(?:に|と)|何曜日に|何日(?:ですか|でしたか|だった|だっけ)?[?？]?\s*$"
+    r"|(?:た|だ)日は(?:いつ|何日)"
 )
 SAID_BY = re.compile(
     r"\bwhat\s+(?:did|has|had|have|does|do|was|were)\s+(?P<who>(?!(?:we|you|it|they|that|this)\b)\S+(?:\s+\S+){0,2}?)"
@@ -100,6 +101,7 @@ _COUNTERS_JA = re.compile(
 )
 _DAYS_JA = re.compile(
     r"(?:のは|は)?(?:どの日|何日|何曜日)(?:に|と|ですか|でしたか|だった|だっけ)?[?？]?|日付"
+    r"|(?<=[ただ])日は(?:いつ|何日)(?:ですか|でしたか|だった|だっけ)?[?？]?"
 )
 _ME_JA = re.compile(r"^(?:私|僕|俺|自分|わたし|ぼく)(?:は|が)")
 _PARTICLE_JA = re.compile(r"^(?:に|で|を|は|が|と|の|、)+")

@@ -41,14 +41,16 @@ ASKS = re.compile(
     r"\b(?:what|which|how)\b.*\b(?:decide[ds]?|decision|settle[ds]?\s+on|cho(?:o)?se|chose|pick(?:ed)?)\b",
     _I,
 )
-ASKS_JA = re.compile(r"何に決め|何を決め|どう決め|決めた(?:こと|の)?は|決定|決まった")
+ASKS_JA = re.compile(
+    r"何に決め|何を決め|どう決め|決めた(?:こと|の)?は|決定|決まった|どう(?:する|した)ことにし|何にすることにし"
+)
 # A line that records a decision taken, not one planned ("decide on Friday" has no marker).
 _MADE = re.compile(
     r"\bdecision\s*:|\bdecided\b|\bsettled\s+on\b|\bwent\s+with\b|\bchose\b|\bpicked\b"
     r"|\bwe(?:'ll|\s+will)\s+go\s+with\b|\bgoing\s+with\b",
     _I,
 )
-_MADE_JA = re.compile(r"決めた|決めて|決定した|決定。|決まった|決まり|にした。")
+_MADE_JA = re.compile(r"決めた|決めて|決定した|決定。|決まった|決まり|にした。|ことにした")
 # The asking words of an English decision question, taken out to leave its topic.
 _ASKING = re.compile(
     r"\b(?:what|which|how|did|do|does|have|has|had|was|were|is|are|i|we|they|you|about|on"
@@ -57,7 +59,8 @@ _ASKING = re.compile(
     _I,
 )
 _ASKING_JA = re.compile(
-    r"(?:について|に関して|のこと|で|は|を)?(?:何に|何を|どう|どれに)?(?:決め|決定|決ま).*$"
+    r"(?:について|に関して|のこと|で|は|を)?(?:結局|最終的に)?(?:何に|何を|どう|どれに)?"
+    r"(?:決め|決定|決ま|(?:する|した)ことにし|することにし).*$"
 )
 
 

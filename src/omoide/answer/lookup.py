@@ -78,15 +78,16 @@ def lookup_answer(
     shown = results[:SHOWN]
     best, *rest = shown
     # A chat record's neighbours are context: the answer quotes the message it cites.
-    text = _short(own_text(best.content))
-    if best.valid_to is not None:
-        text += _no_longer(best.valid_to, lang)
+    said = _short(own_text(best.content))
+    note = _no_longer(best.valid_to, lang) if best.valid_to is not None else ""
+    text = said + note
     gap = "" if lang == "ja" else " "
     also = [f"{_quoted(_short(own_text(r.content)), lang)}{gap}{_day(r.day, lang)}" for r in rest]
     matched = any(r.parts.lexical > 0 for r in shown)
     if lang == "ja":
         more = "ほかに：" + "、".join(also) if also else ""
-        lead = f"{BY_MEANING_ONLY_JA}{_quoted(text, lang)}" if not matched else text
+        # Quoted: a memory's words (its English day header too) are not the answer's own.
+        lead = (BY_MEANING_ONLY_JA if not matched else "") + _quoted(said, lang) + note
         answer = f"{lead}{_day(best.day, lang)}" + (f" {more}" if more else "")
     elif matched:
         answer = f"{text} {_day(best.day, lang)}" + (" Also: " + "; ".join(also) if also else "")

@@ -65,7 +65,9 @@ _GO = re.compile(
     r"|(?:have|had|has|do|did)\s+(?:a|an|my)\s+(?=\w+$))",
     _I,
 )
-_SEEN_JA = re.compile(r"(?:を|で)?(?:見|観|読|調べ|検索し|開い|開け|ひらい|チェックし)(?:た|て|る|ました|ます|んだ)?$")
+_SEEN_JA = re.compile(
+    r"(?:を|で)?(?:見|観|読|調べ|検索し|開い|開け|ひらい|チェックし)(?:た|て|る|ました|ます|んだ)?$"
+)
 _GOING_JA = re.compile(
     r"(?:に|へ|を)?(?:行|訪|訪ね|聞)(?:った|って|く|いた|ねた|れた|ました|きました)?$"
 )
@@ -162,6 +164,10 @@ def latin_forms(term: str) -> tuple[tuple[str, ...], ...]:
         stems = tuple(stem(w) for w in _WORD.findall(gloss) if w.casefold() not in _STOP)
         if stems and len(stems) <= GLOSS_WORDS:
             out.append(stems)
+            # An English compound names its thing by its last word: a "telephone call" is a
+            # call, "Chinese-style noodles" noodles (not so a verb's gloss: "look at").
+            if len(stems) == 2 and not japanese.is_verb(term):
+                out.append(stems[-1:])
     return tuple(dict.fromkeys(out))
 
 

@@ -70,7 +70,7 @@ _TIME_SPENT = re.compile(
 )
 _TIME_SPENT_JA = re.compile(
     r"何時間|何分|(?:どのくらい|どれくらい|どれだけ|どの位).*(?:時間|使|見|い|や)"
-    r"|時間は?(?:どのくらい|どれくらい|どれだけ|どの位)"
+    r"|時間(?:は|の)?(?:合計|全部|トータル|全体)?(?:で|は)?(?:どのくらい|どれくらい|どれだけ|どの位)"
 )
 _WHEN = re.compile(
     r"\bwhen\s+(?:did|was|were|have|had|do)\b|\b(?:the\s+)?(?:last|first)\s+time\s+(?:i|we)\b",
@@ -126,7 +126,8 @@ class Question:
 # A Japanese time question's asking words and its verb of using, wherever they stand: the
 # thing timed may come before them (Slackを何時間使った) or after (何時間Slackを使った).
 _HOW_LONG_JA = re.compile(
-    r"何時間|何分|(?:どのくらい|どれくらい|どれだけ|どの位|どんだけ)(?:の)?(?:\s*時間)?"
+    r"(?:合計|全部|トータル|全体)?(?:で|は)?"
+    r"(?:何時間|何分|(?:どのくらい|どれくらい|どれだけ|どの位|どんだけ)(?:の)?(?:\s*時間)?)"
 )
 _USING_JA = re.compile(
     r"(?:[をにではが]\s*)*(?:時間\s*を?\s*)?(?:使|見|い|居|や|費や|過ご|かけ|掛け|作業|仕事)\S*$"
@@ -134,10 +135,14 @@ _USING_JA = re.compile(
 _EDGE_JA = re.compile(r"^(?:[はにでをが、]\s*)+|(?:\s*[はにでをが、])+$")
 
 
+_WHEN_FIRST_JA = re.compile(r"^\s*(?:最後に|最初に|初めて|はじめて)?いつ(?:頃|ごろ)?(?:に|、)?")
+
+
 def _time_subject_ja(text: str) -> str:
     """A Japanese time question without its time words -> the thing timed ('はSlackを何時間使った？' -> 'Slack')."""
     out = re.sub(r"[?？!！。]+$", "", text.strip())
     out = _HOW_LONG_JA.sub(" ", out)
+    out = re.sub(r"\s*(?:ですか|でしたか|でした|です|か)$", "", out.strip())
     out = _USING_JA.sub("", out.strip())
     return _EDGE_JA.sub("", " ".join(out.split())).strip()
 
@@ -147,6 +152,10 @@ def _subject(text: str, kind: str) -> str:
     out = text.strip()
     if kind == "time_spent" and _HOW_LONG_JA.search(out):
         return asking.tidy(_time_subject_ja(out))
+    if kind == "when" and _WHEN_FIRST_JA.match(out):
+        # いつ before the thing ("いつ走った？", "最後にいつ出汁を作った"): the thing follows it.
+        out = _WHEN_FIRST_JA.sub("", out, count=1)
+        return asking.tidy(asking.tidy_ja(out))
     if kind in ("time_spent", "when"):
         for pattern in _ASKING:
             out = pattern.sub("", out, count=1)

@@ -37,6 +37,17 @@ WHERE +g.lang = 'eng' ORDER BY s.idseq, s.ID, g.rowid
 """
 
 
+# A name JMdict does not hold (ピーター, ミナ, ベルリン) -> its English spellings in JMnedict, the
+# names dictionary in the same file.
+_NAME_GLOSSES = """
+SELECT g.text FROM (
+  SELECT idseq FROM NEKana WHERE text = :w UNION SELECT idseq FROM NEKanji WHERE text = :w
+) AS e CROSS JOIN NETranslation AS t ON t.idseq = e.idseq CROSS JOIN NETransGloss AS g ON g.tid = t.ID
+ORDER BY e.idseq, t.ID, g.rowid
+"""
+NAME_GLOSSES = 3  # a name's first spellings: ピーター is Peter or Petre, not every transcription
+
+
 @cache
 def _tokenizer():
     """-> the Sudachi tokenizer (core dictionary, split mode C), built once."""
@@ -109,7 +120,8 @@ def _glosses(word: str) -> tuple[str, ...]:
     """A word -> the English glosses of its first sense in JMdict, cleaned."""
     rows = _jmdict().execute(_GLOSSES, {"w": word}).fetchall()
     if not rows:
-        return ()
+        names = _jmdict().execute(_NAME_GLOSSES, {"w": word}).fetchall()
+        return tuple(dict.fromkeys(_PAREN.sub("", n).strip() for (n,) in names[:NAME_GLOSSES]))
     first = rows[0][:2]
     out: dict[str, None] = {}
     for idseq, sid, text in rows:
@@ -124,7 +136,8 @@ def _glosses(word: str) -> tuple[str, ...]:
 
 def glosses(word: str) -> list[str]:
     """A Japanese word (dictionary form) -> the English glosses of its first sense (走る -> ['run'],
-    歯医者 -> ['dentist']), 'to ' and parentheses taken off; [] when JMdict has no such word."""
+    歯医者 -> ['dentist']), 'to ' and parentheses taken off; a name JMdict lacks by its spellings
+    in JMnedict (ピーター -> ['Peter', 'Petre']); [] when neither has the word."""
     return list(_glosses(word))
 
 

@@ -86,7 +86,7 @@ def test_a_lookup_in_japanese_quotes_the_memories_as_written() -> None:
     text, cites, matched = lookup_answer([best, other], lang="ja")
     assert matched and len(cites) == 2
     assert text == (
-        "Mina lives in Kyoto.（2026年11月25日以降は当てはまりません）（2026年11月20日）"
+        "「Mina lives in Kyoto.」（2026年11月25日以降は当てはまりません）（2026年11月20日）"
         " ほかに：「ミナは京都に引っ越した。」（2026年11月20日）"
     )
     # The English wording is as it was.

@@ -38,6 +38,22 @@ NOW = datetime(2026, 11, 21, 9, tzinfo=UTC)  # a Saturday
         ("when was the first time I booked the ryokan", "when", "booked the ryokan"),
         ("最後にピーターと話したのはいつ？", "when", "ピーターと話した"),
         ("ミナと最後に話したのはいつ？", "when", "ミナと話した"),
+        # いつ before the thing
+        ("いつ走った？", "when", "走った"),
+        ("最後にいつ出汁を作った？", "when", "出汁を作った"),
+        ("走った日はいつですか？", "which_days", "走った"),
+        (
+            "11月にjapan-guide.comを見ていた時間は合計でどれくらいですか？",
+            "time_spent",
+            "japan-guide.com",
+        ),
+        # "VS Code" holds no "vs"
+        (
+            "Did I spend more time in VS Code or in Firefox last week?",
+            "compare",
+            "VS Code / Firefox",
+        ),
+        ("ベクトルの保存先は結局どうすることにした？", "decision", "ベクトルの保存先"),
         ("where does Mina live", "lookup", "where does Mina live"),
         # an overview needs a period to roll up; without one it is a lookup
         ("what did I do about the ryokan", "lookup", "what did I do about the ryokan"),

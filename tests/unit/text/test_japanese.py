@@ -78,3 +78,15 @@ def test_a_name_is_told_from_a_common_noun() -> None:
 def test_a_verb_is_told_from_a_noun() -> None:
     assert is_verb("走る") and is_verb("作る")
     assert not is_verb("旅館") and not is_verb("静か")
+
+
+def test_a_name_jmdict_lacks_is_spelled_as_jmnedict_spells_it() -> None:
+    from omoide.answer.matching import holds, latin_forms
+    from omoide.text.japanese import glosses
+
+    assert glosses("ピーター")[0] == "Peter" and glosses("ベルリン") == ["Berlin"]
+    # So a Japanese question about Peter finds the English note that names him.
+    assert holds("Ramen with @Peter in Kreuzberg", ("ピーター", "ラーメン"))
+    # An English compound gloss names its thing by its last word: 通話 "telephone call" is a call.
+    assert ("cal",) in latin_forms("通話")
+    assert holds("Video call with my parents in Osaka", ("両親", "ビデオ", "通話"))
