@@ -30,6 +30,8 @@ from omoide.answer.ask import ask
 from omoide.bench.ask_cases import (
     compare_cases,
     count_cases,
+    decision_cases,
+    did_cases,
     lookup_cases,
     overview_cases,
     time_spent_cases,
@@ -79,6 +81,8 @@ KINDS = (
     said_by_cases,
     who_cases,
     commitments_cases,
+    decision_cases,
+    did_cases,
 )
 _KEY = "bench-key.json"
 _OMOIDE = "from omoide.cli.app import main; main()"

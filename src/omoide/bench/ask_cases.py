@@ -1,6 +1,7 @@
 """A sample home and its script -> the questions of `omoide bench ask`, each with its truth.
 
-The templates and what they ask about are `omoide.bench.ask_questions`; every truth comes from
+The templates and what they ask about are `omoide.bench.ask_questions` (and
+`ask_questions_done` for decisions and yes-or-no questions); every truth comes from
 the generator's own script (`sample-script.json`: events, tallies, facts, every day's lines) or
 from the source files by `omoide.bench.ask_truth` (ActivityWatch's arithmetic, the chat log),
 never from omoide's stores. A slot whose period or subject the sample does not hold (a shorter
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 from omoide.bench import ask_questions as Q
+from omoide.bench import ask_questions_done as D
 from omoide.bench.ask_month import (
     Case,
     Month,
@@ -226,5 +228,52 @@ def compare_cases(m: Month, lang: str) -> list[Case]:
                 minutes=minutes,
                 counts=None if minutes is not None else [figures[big], figures[small]],
             )
+        )
+    return out
+
+
+def decision_cases(m: Month, lang: str) -> list[Case]:
+    """-> the decision questions: the script's decision event on the topic, its line and moment."""
+    out = []
+    events = {e["what"]: e for e in m.script["events"] if e["kind"] == "work"}
+    for topic in D.DECISION_SLOTS[lang]:
+        event = events.get(D.DECISIONS[topic])
+        if event is None:
+            continue
+        moment = m.moment(event["day"], event["time"])
+        question = text(m.template("decision", lang, D.DECISION[lang]), t=topic)
+        expected = f"{event['what']}: {event['source']} ({moment})"
+        out.append(
+            case(
+                "decision",
+                lang,
+                question,
+                m.now(None),
+                None,
+                expected,
+                source=event["source"],
+                when=moment,
+            )
+        )
+    return out
+
+
+def did_cases(m: Month, lang: str) -> list[Case]:
+    """-> the yes-or-no questions: yes with the days a thing was done in the period (up to now), else no."""
+    out = []
+    for key, spec in D.DID_SLOTS[lang]:
+        now = m.now(None)
+        p = period(spec, now)
+        if not any(p.holds(d) for d in m.days):
+            continue  # a period the sample does not hold tells no "no"
+        thing = Q.THINGS[key]
+        today = now.date().isoformat()
+        days = sorted({d for d in m.occurrences(thing, p, now) if d <= today})
+        fields = {**thing_fields(thing), "perfect": D.PERFECT[key], **words(p)}
+        fields["polite"] = D.POLITE_JA[thing.ja_verb]
+        question = text(m.template("did", lang, D.DID[lang]), **fields)
+        expected = f"yes ({', '.join(days)})" if days else "no"
+        out.append(
+            case("did", lang, question, now, p.window(), expected, yes=bool(days), days=days)
         )
     return out

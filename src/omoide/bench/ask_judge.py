@@ -20,7 +20,10 @@ English question's none. Then, by kind:
   none, one of its messages) cited, every citation in the window;
 - said_by: every line cited is one of that speaker's lines on the topic;
 - who: the relation word said, and each standing fact named or its line cited;
-- commitments: each promise to that person in the window cited (at any line telling of it).
+- commitments: each promise to that person in the window cited (at any line telling of it);
+- decision: the first citation the decision's own line, or its moment said (as for when);
+- did: yes or no right (the answer begins "Yes"/"はい" or "No"/"いいえ"), and for a yes the days
+  cited the days it was done in the window.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ _DATES = re.compile(
     rf"|(?:\d{{1,2}}\s+)?(?:{_MONTHS})(?:\s+\d{{4}})?|\d{{4}}年|\d{{1,2}}月|\d{{1,2}}日(?!間)|第\d+週"
 )
 _NUMBER = re.compile(r"\d+")
+_YES_NO = re.compile(r"\s*(?:(?P<yes>yes|はい)|no|いいえ)(?![a-z])", re.IGNORECASE)
 
 
 def _page_days(source: str) -> set[str]:
@@ -220,6 +224,25 @@ def _commitments(t: dict[str, Any], got: dict[str, Any]) -> str:
     return f"not cited: {'; '.join(missing)}" if missing else ""
 
 
+def _decision(t: dict[str, Any], got: dict[str, Any]) -> str:
+    cites = got["citations"]
+    if cites and cites[0]["source"] == t["source"]:
+        return ""
+    said = _when({"when": t["when"], "also": []}, got)
+    first = cites[0]["source"] if cites else None
+    return f"first citation {first}; {said}" if said else ""
+
+
+def _did(t: dict[str, Any], got: dict[str, Any]) -> str:
+    said = _YES_NO.match(got["answer"])
+    if said is None:
+        return "neither yes nor no"
+    if bool(said["yes"]) != t["yes"]:
+        return "said yes" if said["yes"] else "said no"
+    days = _cited_days(got)
+    return f"cited days {days}" if t["yes"] and days != t["days"] else ""
+
+
 def _content(case: dict[str, Any], got: dict[str, Any]) -> str:
     """A case + an answer of its kind and window -> '' when what it says is right, else why not."""
     t, kind = case["truth"], case["kind"]
@@ -246,6 +269,10 @@ def _content(case: dict[str, Any], got: dict[str, Any]) -> str:
         return _said_by(t, got)
     if kind == "who":
         return _who(t, got)
+    if kind == "decision":
+        return _decision(t, got)
+    if kind == "did":
+        return _did(t, got)
     return _commitments(t, got)
 
 

@@ -47,7 +47,7 @@ def test_at_least_80_questions_every_kind_in_both_languages(month: Month) -> Non
     for kind in KINDS:
         for lang in ("en", "ja"):
             asked = [c["question"] for c in cases if (c["kind"], c["lang"]) == (kind, lang)]
-            heads = {q.split()[:2][-1] if lang == "en" else q[-4:] for q in asked}
+            heads = {" ".join(q.split()[:2]) if lang == "en" else q[-4:] for q in asked}
             assert len(heads) >= 2, (kind, lang, asked)
 
 
@@ -134,6 +134,39 @@ def test_facts_people_and_promises_are_the_scripts(month: Month) -> None:
         c for c in _of(cases, "said_by") if c["question"] == "what did Peter say about the ryokan"
     )
     assert "sources/chat/chat.jsonl#L130" in ryokan["truth"]["lines"]  # "Higashiyama, quieter."
+
+
+def test_decisions_and_yes_or_no_are_the_scripts(month: Month) -> None:
+    _, script, cases = month
+    decisions = {
+        e["source"]: e
+        for e in script["events"]
+        if e["kind"] == "work" and e["what"].startswith("decision on ")
+    }
+    asked = _of(cases, "decision")
+    assert {c["truth"]["source"] for c in asked} == set(decisions)
+    for c in asked:
+        event = decisions[c["truth"]["source"]]
+        at = f"{event['day']}T{event['time']}" if event["time"] else event["day"]
+        assert c["truth"]["when"][: len(at)] == at
+    vectors = next(c for c in asked if c["question"] == "what did I decide about the vector store")
+    assert vectors["truth"] == {
+        "source": "sources/notes/2026-11-20.md#L13",
+        "when": "2026-11-20T16:30:00+01:00",
+    }
+    prefect = next(c for c in asked if "nightly jobs" in c["question"])
+    assert prefect["truth"]["when"] == "2026-11-17"  # a line in Thoughts: the day alone
+    did = _of(cases, "did")
+    assert {c["truth"]["yes"] for c in did if c["lang"] == "en"} == {True, False}
+    assert {c["truth"]["yes"] for c in did if c["lang"] == "ja"} == {True, False}
+    for c in did:
+        assert c["truth"]["yes"] == bool(c["truth"]["days"])
+        assert all(c["window"]["since"] <= d <= c["window"]["until"] for d in c["truth"]["days"])
+    ran = next(c for c in did if c["question"] == "did I go running last week?")
+    assert ran["truth"] == {"yes": False, "days": []}
+    assert not any("2026-11-09" <= d <= "2026-11-15" for d in script["tallies"]["run/run"]["days"])
+    this_week = next(c for c in did if c["question"] == "今週は走りましたか")
+    assert this_week["truth"] == {"yes": True, "days": ["2026-11-17"]}
 
 
 def test_overviews_and_parts_of_days_are_the_written_days(month: Month) -> None:
@@ -261,3 +294,38 @@ def test_the_judges_on_hand_made_answers(month: Month) -> None:
     told = _answer("time_spent", "About 2 h.", [], window=spent["window"], minutes=minutes * 1.01)
     assert verdict(spent, told) == ""
     assert verdict(spent, dict(told, minutes=minutes * 1.05)).endswith("min")
+
+
+def test_the_decision_and_yes_or_no_judges(month: Month) -> None:
+    cases = month[2]
+    vectors = next(
+        c
+        for c in _of(cases, "decision")
+        if c["question"] == "what did I decide about the vector store"
+    )
+    line = (vectors["truth"]["source"], "2026-11-20")
+    other = ("sources/notes/2026-11-20.md#L19", "2026-11-20")
+    said = "The latest decision, Friday at 16:30: “warelay moves its vectors to LanceDB”."
+    assert verdict(vectors, _answer("decision", said, [line, other])) == ""
+    at = vectors["truth"]["when"]
+    assert verdict(vectors, _answer("decision", said, [other, line], when=at)) == ""
+    wrong = verdict(vectors, _answer("decision", said, [other], when="2026-11-20T00:00:00+01:00"))
+    assert wrong.startswith("first citation sources/notes/2026-11-20.md#L19")
+    prefect = next(c for c in _of(cases, "decision") if "nightly jobs" in c["question"])
+    noted = _answer(
+        "decision", "The latest decision, Tuesday.", [other], when="2026-11-17T00:00:00+01:00"
+    )
+    assert verdict(prefect, noted) == ""  # a decision with no time of its own: its day
+    ran = next(c for c in _of(cases, "did") if c["question"] == "did I go running last week?")
+    week = ran["window"]
+    no = _answer("did", "No. No record in the week matches “go running”.", [], window=week)
+    assert verdict(ran, no) == ""
+    yes = _answer("did", "Yes, once last week.", [("x.md#L1", "2026-11-10")], window=week)
+    assert verdict(ran, yes) == "said yes"
+    assert verdict(ran, dict(no, answer="Nothing matches.")) == "neither yes nor no"
+    runs = next(c for c in _of(cases, "did") if c["question"] == "今週は走りましたか")
+    cited = [("sources/notes/2026-11-17.md#L6", "2026-11-17")]
+    hai = _answer("did", "はい。今週に1回：11月17日（火）。", cited, window=runs["window"])
+    assert verdict(runs, hai) == ""
+    assert verdict(runs, dict(hai, citations=[])) == "cited days []"
+    assert verdict(runs, dict(hai, answer="いいえ。見つかりません。", citations=[])) == "said no"
