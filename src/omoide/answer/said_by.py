@@ -63,8 +63,12 @@ class Said:
 
 
 def _held(text: str, wanted: list[str]) -> float:
-    """A message + a Japanese topic's key terms -> the share of them it holds, in either language."""
-    return sum(holds(text, [t]) for t in wanted) / len(wanted)
+    """A message + a Japanese topic's key terms -> the share of them it holds, in either language;
+    at least NEAR when it holds the last one, the head the others qualify (全体会議の発表 is a 発表)."""
+    share_held = sum(holds(text, [t]) for t in wanted) / len(wanted)
+    if len(wanted) > 1 and holds(text, [wanted[-1]]):
+        return max(share_held, NEAR)
+    return share_held
 
 
 def _window(q: Question) -> tuple[datetime, datetime] | None:
@@ -230,7 +234,7 @@ def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near:
         )
         more = f"ほか{rest}件。" if rest > 0 else ""
         if near:
-            lead = f"{name}の発言に「{topic}」の言葉をすべて含むものはありません。近いもの："
+            lead = f"{name}の発言で「{topic}」に近いもの："
         else:
             lead = f"{name}が「{topic}」について言ったこと：" if topic else f"{name}の最近の発言："
         return f"{lead}{items}。{more}"
@@ -242,7 +246,7 @@ def _quotes(name: str, topic: str, about: list[Said], tz: str, lang: Lang, near:
     )
     more = f" And {rest} more." if rest > 0 else ""
     if near:
-        lead = f"Nothing {name} wrote holds all the words of “{topic}”; the closest:"
+        lead = f"Closest to “{topic}” in what {'you' if name == 'You' else name} wrote:"
     else:
         lead = f"{name} said about “{topic}”:" if topic else f"{name} said most recently:"
     return f"{lead} {items}.{more}"

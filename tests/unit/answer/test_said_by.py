@@ -48,7 +48,7 @@ def test_a_katakana_name_and_a_japanese_answer(omoide_home: Path) -> None:
     # Lines near the topic (half its words: ryokan and book-) when none holds all of them.
     near = said_by_answer(_said("Peter", "ryokan booking in Kyoto"), settings, NOW)
     assert near.answer == (
-        "Nothing Peter wrote holds all the words of “ryokan booking in Kyoto”; the closest: "
+        "Closest to “ryokan booking in Kyoto” in what Peter wrote: "
         f"{RYOKAN_BOOKED}."
     )
     assert [c.source for c in near.citations] == ["whatsapp/Peter.txt#L5"]
@@ -134,7 +134,7 @@ def test_an_answer_to_a_question_about_the_topic_is_about_it_too(omoide_home: Pa
     )
     # An answer to a statement is only near its topic: shown when nothing holds every word.
     lunch = said_by_answer(_said("Peter", "the onsen"), settings, NOW)
-    assert lunch.answer.startswith("Nothing Peter wrote holds all the words of “the onsen”")
+    assert lunch.answer.startswith("Closest to “the onsen” in what Peter wrote:")
     assert "“Lunch at 13:00?”" in lunch.answer and "in reply to “The ryokan looks great" in (
         lunch.answer
     )
