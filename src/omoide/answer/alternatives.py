@@ -48,7 +48,9 @@ _HEDGE_JA = re.compile(r"たくさん|多く|よく|長く|長い|多い|多か�
 # A Japanese comparison's shared verb after どちら: its particle, then the verb ("とよく話した").
 _TAIL_VERB_JA = re.compile(r"^(?P<particle>[とにをで])(?P<verb>.*[\u3040-\u9fff].*)$")
 _PREPOSITIONS = frozenset("with to on in at for from about".split())
-_LATIN = re.compile(r"[A-Za-z0-9][\w.\-]*[A-Za-z0-9]")
+_LATIN = re.compile(
+    r"[A-Za-z0-9](?:[A-Za-z0-9_.\-]|\s(?=[A-Za-z0-9]))*[A-Za-z0-9]"
+)  # "Hacker News" whole
 _RUN_JA = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}")
 
 

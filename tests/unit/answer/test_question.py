@@ -208,6 +208,11 @@ def test_a_comparison_names_its_two_things(
         ("10月と11月のどちらでたくさん走りましたか", "走りました", ((10, 1), (11, 1))),
         # the thing after the second period
         ("月曜日と火曜日、Slackを長く使ったのはどっち？", "Slack", ((11, 16), (11, 17))),
+        (
+            "10月と11月で、Hacker Newsを見ていた時間はどっちが長い？",
+            "Hacker News",
+            ((10, 1), (11, 1)),
+        ),
     ],
 )
 def test_a_comparison_of_two_periods_has_both_windows(
