@@ -41,7 +41,7 @@ from omoide.answer.matching import (
     variants,
     word_mask,
 )
-from omoide.answer.senses import done_mask
+from omoide.answer.senses import done_mask, later_today
 from omoide.core.days import day_bounds, zone
 from omoide.store.lake import read_events
 
@@ -141,6 +141,8 @@ def _grouped(hits: pd.DataFrame, tz: str, by_day: bool, terms: tuple[str, ...]) 
     notes = hits["source"] == "notes"
     untimed = notes & (hits["ts"] == midnight)
     rank = untimed.astype(int) * 2 + (~notes).astype(int)
+    # "Making dashi tonight" shows the day only when nothing of that day says it was done.
+    ahead = later_today(hits)
     groups: list[list[int]] = []
     last_ts: datetime | None = None
     for i in hits.index[~untimed.to_numpy()]:
@@ -164,7 +166,7 @@ def _grouped(hits: pd.DataFrame, tz: str, by_day: bool, terms: tuple[str, ...]) 
     groups.sort(key=lambda g: min(local[i] for i in g))
     out = []
     for group in groups:
-        best = min(group, key=lambda i: (rank[i], hits.at[i, "ts"]))
+        best = min(group, key=lambda i: (bool(ahead[i]), rank[i], hits.at[i, "ts"]))
         out.append(_occurrence(hits.loc[best], local[best], rank[best] < 2, terms))
     return out
 

@@ -335,3 +335,14 @@ def done_mask(
         )
         out[i] = said_done(said, t, days[i], bool(later[i]))
     return out
+
+
+_LATER_TODAY = re.compile(
+    r"\b(?:tonight|later\s+today|this\s+(?:evening|afternoon)|after\s+work)\b|今夜|今晩|今日の夜|あとで|後で",
+    re.IGNORECASE,
+)
+
+
+def later_today(records: pd.DataFrame) -> pd.Series:
+    """Records -> which of them announce the thing for later that day ("… tonight", 今夜)."""
+    return records["text"].map(lambda t: bool(isinstance(t, str) and _LATER_TODAY.search(t)))

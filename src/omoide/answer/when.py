@@ -17,7 +17,6 @@ none, the answer names the day, not midnight.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -40,7 +39,7 @@ from omoide.answer.matching import (
     unqualified,
     word_mask,
 )
-from omoide.answer.senses import done_mask
+from omoide.answer.senses import done_mask, later_today
 from omoide.core.days import day_bounds, local_day, zone
 from omoide.store.lake import read_events
 
@@ -133,7 +132,7 @@ def _search(
             continue
         # "Making dashi tonight" says when it was planned, not when it was done: another record
         # of the day, timed or not, says that better.
-        ahead = _later_today(hits)
+        ahead = later_today(hits)
         if ahead.any() and not ahead.all():
             hits = hits.loc[~ahead]
         midnight = day_bounds(day, tz)[0]
@@ -168,21 +167,10 @@ def _timed_same_thing(
         if not v.terms:
             continue
         hits = events.loc[own & word_mask(events, v.terms)].sort_values("ts", kind="stable")
-        hits = hits.loc[~_later_today(hits)]
+        hits = hits.loc[~later_today(hits)]
         if not hits.empty:
             return hits.iloc[0 if first else -1]
     return None
-
-
-_LATER_TODAY = re.compile(
-    r"\b(?:tonight|later\s+today|this\s+(?:evening|afternoon)|after\s+work)\b|今夜|今晩|今日の夜|あとで|後で",
-    re.IGNORECASE,
-)
-
-
-def _later_today(records: pd.DataFrame) -> pd.Series:
-    """Records -> which of them announce the thing for later that day ("… tonight", 今夜)."""
-    return records["text"].map(lambda t: bool(isinstance(t, str) and _LATER_TODAY.search(t)))
 
 
 LOOKED_IN = {"en": "notes, chats, pages and windows", "ja": "メモ、チャット、ページ、ウィンドウ"}
