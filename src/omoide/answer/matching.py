@@ -21,6 +21,9 @@ The thing done is matched, not the words the question asks it with:
   親子丼, 作る), each matched in either language: as written (in its dictionary form: 走った
   holds 走る), by its romaji (京都 -> "Kyoto") or by an English gloss (走る -> "Ran 10 km");
 - "Xと電話した" names a partner only when X is a person (母と電話した is about 母 and 電話).
+
+The tests a day's records are put to (by words, by an activity's verb, a partner, one's own
+records, pages seen) are omoide.answer.record_masks.
 """
 
 from __future__ import annotations
@@ -30,10 +33,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
-import pandas as pd
-
 from omoide.answer.names import HONORIFICS, bare, meant
-from omoide.core.kinds import ASSISTANT_CHAT_KINDS, CHAT_SOURCE_KINDS, OWN_SPEAKER, is_bot
 from omoide.text import japanese
 
 _I = re.IGNORECASE
@@ -75,11 +75,11 @@ _STOP = frozenset(
     "i me my we our you the a an to of on in at for with did do does was were is are be been "
     "have has had last first time times ever that this it about more much many often".split()
 )
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+", re.UNICODE)
+WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d+", re.UNICODE)
 _JA_RUN = re.compile(r"[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{2,}|[A-Za-z0-9][\w.\-]+")
 # A verb or adjective written as one kanji and its kana ending (走った, 作る): its kanji.
 _JA_STEM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff](?=[\u3040-\u309f])")
-_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _HOST = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", _I)
 _SENTENCE_END = re.compile(r"[。！？!?\n]+")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*")
@@ -137,7 +137,7 @@ def stem(word: str) -> str:
 def key_terms(subject: str) -> list[str]:
     """Subject -> the words a record must hold (stems of English words; a Japanese subject's hosts,
     Latin words and content words in their dictionary form)."""
-    if _KANA.search(subject):
+    if KANA.search(subject):
         hosts = [h.casefold() for h in _HOST.findall(subject)]
         rest = _HOST.sub(" ", subject)
         latin = [stem(w) for w in _LATIN_WORD.findall(rest) if w.casefold() not in _STOP]
@@ -149,7 +149,7 @@ def key_terms(subject: str) -> list[str]:
         return runs or _JA_STEM.findall(subject)[:1]
     hosts = [h.casefold() for h in _HOST.findall(subject)]
     rest = _HOST.sub(" ", subject)
-    return hosts + [stem(w) for w in _WORD.findall(rest) if w.casefold() not in _STOP]
+    return hosts + [stem(w) for w in WORD.findall(rest) if w.casefold() not in _STOP]
 
 
 @lru_cache(maxsize=4096)
@@ -161,7 +161,7 @@ def latin_forms(term: str) -> tuple[tuple[str, ...], ...]:
     if len(reading) >= ROMAJI_MIN and reading.isascii() and reading.isalpha():
         out.append((stem(reading),))
     for gloss in japanese.glosses(term):
-        stems = tuple(stem(w) for w in _WORD.findall(gloss) if w.casefold() not in _STOP)
+        stems = tuple(stem(w) for w in WORD.findall(gloss) if w.casefold() not in _STOP)
         if stems and len(stems) <= GLOSS_WORDS:
             out.append(stems)
             # An English compound names its thing by its last word: a "telephone call" is a
@@ -175,7 +175,7 @@ def _holds_japanese(term: str, text: str, words: set[str]) -> bool:
     """A Japanese term + a record's text + its word stems -> does the record say it, in either language?"""
     if len(term) >= 2 and term in text:
         return True
-    if _KANA.search(text) and term in japanese.content_words(text):
+    if KANA.search(text) and term in japanese.content_words(text):
         return True
     return any(all(s in words for s in form) for form in latin_forms(term))
 
@@ -185,7 +185,7 @@ def holds(text: str, terms: tuple[str, ...] | list[str]) -> bool:
     a Japanese term as written or in its dictionary form, by its romaji or an English gloss)?
     A Japanese subject's terms must stand in one sentence or line: in 親子丼を作った。…出汁のおかげで
     what was made is no 出汁."""
-    if len(terms) > 1 and any(_KANA.search(t) for t in terms):
+    if len(terms) > 1 and any(KANA.search(t) for t in terms):
         return any(_holds_all(x, terms) for x in _SENTENCE_END.split(text) if x.strip())
     return _holds_all(text, terms)
 
@@ -193,11 +193,9 @@ def holds(text: str, terms: tuple[str, ...] | list[str]) -> bool:
 def _holds_all(text: str, terms: tuple[str, ...] | list[str]) -> bool:
     """Text + key terms -> does each stand anywhere in it?"""
     low = text.casefold()
-    words = {stem(w) for w in _WORD.findall(text)}
+    words = {stem(w) for w in WORD.findall(text)}
     return all(
-        _holds_japanese(t, text, words)
-        if _KANA.search(t)
-        else t in words or ("." in t and t in low)
+        _holds_japanese(t, text, words) if KANA.search(t) else t in words or ("." in t and t in low)
         for t in terms
     )
 
@@ -242,7 +240,7 @@ _QUALIFIER = re.compile(
 
 def unqualified(t: Target) -> Target | None:
     """An English target with a trailing place or purpose -> it without them, or None."""
-    if t.partner or _KANA.search(t.words):
+    if t.partner or KANA.search(t.words):
         return None
     cut = _QUALIFIER.sub("", t.words)
     terms = tuple(key_terms(cut)) if cut != t.words else ()
@@ -267,172 +265,9 @@ def looser(t: Target) -> Target | None:
     finds 'First try at dashi'), or None when nothing is left to drop."""
     if len(t.terms) < 2 or t.partner:
         return None
-    if _KANA.search(t.words):
-        things = tuple(x for x in t.terms if not (_KANA.search(x) and japanese.is_verb(x)))
+    if KANA.search(t.words):
+        things = tuple(x for x in t.terms if not (KANA.search(x) and japanese.is_verb(x)))
         if not things or len(things) == len(t.terms):
             return None
         return Target(things, None, t.seen, t.site, t.words)
     return Target(t.terms[1:], None, t.seen, t.site, t.words)
-
-
-def record_text(events: pd.DataFrame) -> pd.Series:
-    """Events -> the words each is matched on: its text, title and URL."""
-    return (
-        events["text"].fillna("").astype(str)
-        + " \n "
-        + events["title"].fillna("").astype(str)
-        + " \n "
-        + events["url"].fillna("").astype(str)
-    )
-
-
-def word_mask(events: pd.DataFrame, terms: tuple[str, ...] | list[str]) -> pd.Series:
-    """Events + key terms -> the records whose text, title or URL holds them all."""
-    if not terms:
-        return pd.Series(False, index=events.index)
-    text = record_text(events)
-    verdicts = {t: holds(t, terms) for t in text.unique()}
-    return text.map(verdicts).astype(bool)
-
-
-def partner_names(events: pd.DataFrame, who: str) -> list[str]:
-    """Events + a person as asked ("Peter", "ピーター", "ミナさん") -> the names these records know them
-    by (omoide.answer.names.meant over the chats' speakers and conversations and the notes'
-    mentions), or the name as asked when none is meant."""
-    chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
-    seen = [*events.loc[chat, "actor"].dropna(), *events.loc[chat, "title"].dropna()]
-    if "entities" in events:
-        seen += [n for ents in events["entities"] if ents is not None for n in ents]
-    known = dict.fromkeys(str(n) for n in seen if isinstance(n, str) and n.strip())
-    return meant(who, known) or [bare(who)]
-
-
-# A noun "run" something else owns ("the CI run", "last night's run failed", "test run", "run
-# #123") is not the person's run: the word before says whose or what kind, the word after numbers it.
-_OWNERS = frozenset(
-    "ci cd test tests build job jobs pipeline cron workflow nightly dry batch trial script "
-    "deploy deployment release migration benchmark bench training export import backup".split()
-)
-_NUMBERED = re.compile(r"\s*(?:#\s*\d+|no\.\s*\d+|\d+\b|id\b)", _I)
-_SEEN_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
-
-
-def in_sense(text: str, verb: str, bare: bool = True) -> bool:
-    """Text + an activity's verb stem ('run') (+ whether its bare form may count) -> does the text say
-    it as the person's activity? A past or -ing form (ran, running), or (when `bare`) the bare word
-    not owned by something else."""
-    words = list(_SEEN_WORD.finditer(text))
-    for i, m in enumerate(words):
-        word = m[0].casefold()
-        if stem(word) != verb:
-            continue
-        if word not in (verb, verb + "s"):
-            return True  # ran, running: a past or an -ing is the doing
-        if not bare:
-            continue
-        before = words[i - 1][0].casefold() if i else ""
-        owned = before.endswith(("'s", "’s")) or before in _OWNERS
-        if not owned and not _NUMBERED.match(text, m.end()):
-            return True
-    return False
-
-
-def activity_mask(
-    events: pd.DataFrame, terms: tuple[str, ...] | list[str], bare: bool = True
-) -> pd.Series:
-    """Events + an activity's key terms (its verb first) (+ whether its bare form counts) -> the records
-    holding them with the verb in its sense ("the CI run" is no run). A page or window title's bare
-    "run" is a command or a noun ("uv run", "Run #42"), so there only a past or -ing form counts."""
-    held = word_mask(events, terms)
-    verb = _verb_of(terms)
-    if verb is None:
-        return held
-    text = record_text(events)
-    verdicts = {t: _in_sense_any(t, verb, bare) for t in text[held].unique()}
-    return held & text.map(lambda t: verdicts.get(t, False)).astype(bool)
-
-
-def _verb_of(terms: tuple[str, ...] | list[str]) -> str | None:
-    """Key terms -> the activity's verb to read in its sense: the first English term, or a Japanese
-    subject's verb; None for a host or a Japanese subject without one."""
-    if not terms or "." in terms[0]:
-        return None
-    if not _KANA.search(terms[0]):
-        return terms[0]
-    return next((t for t in terms if _KANA.search(t) and japanese.is_verb(t)), None)
-
-
-def _in_sense_any(text: str, verb: str, bare: bool) -> bool:
-    """A record's text + a verb (English stem or Japanese word) + whether its bare form counts -> is
-    the verb said as the person's activity? A Japanese verb in a Japanese record is; in English its
-    one-word glosses are read as an English verb is."""
-    if not _KANA.search(verb):
-        return in_sense(text, verb, bare)
-    if verb in text or (_KANA.search(text) and verb in japanese.content_words(text)):
-        return True
-    words = {stem(w) for w in _WORD.findall(text)}
-    return any(
-        in_sense(text, f[0], bare) if len(f) == 1 else all(s in words for s in f)
-        for f in latin_forms(verb)
-    )
-
-
-def english_verb(t: Target) -> str:
-    """A target -> its activity's English verb stem: its first term when Latin, a Japanese verb's
-    first one-word gloss (走る -> 'run'), or ''."""
-    verb = _verb_of(t.terms) or ""
-    if not _KANA.search(verb):
-        return verb if verb.isascii() and verb.isalpha() else ""
-    words = (_WORD.findall(g) for g in japanese.glosses(verb))
-    return next((stem(w[0]) for w in words if len(w) == 1), "")
-
-
-def talk_mask(events: pd.DataFrame, who: str) -> pd.Series:
-    """Events + a name as asked -> chat messages by them, or in a conversation with them (under any name it means)."""
-    lows = [n.casefold() for n in partner_names(events, who)]
-    chat = events["source"].astype(str).isin(CHAT_SOURCE_KINDS)
-
-    def named(value: object) -> bool:
-        v = str(value).casefold() if isinstance(value, str) else ""
-        return any(v == low or v.startswith(low + " ") or v.split(" ")[0] == low for low in lows)
-
-    return chat & (events["actor"].map(named) | events["title"].map(named)).astype(bool)
-
-
-def named_mask(events: pd.DataFrame, who: str) -> pd.Series:
-    """Events + a name as asked -> the records naming them, under any name it means ('ピーター' finds 'Peter')."""
-    out = pd.Series(False, index=events.index)
-    for name in partner_names(events, who):
-        out |= word_mask(events, key_terms(name))
-    return out
-
-
-def own_mask(events: pd.DataFrame, user_name: str, with_retain: bool = True) -> pd.Series:
-    """Events + the person's name -> their own records: note lines (and `## Retain` lines) and the
-    messages they wrote to people (what they asked an AI assistant is a topic, not something they did)."""
-    kinds = ("note", "retain") if with_retain else ("note",)
-    notes = (events["source"] == "notes") & events["event_type"].isin(kinds)
-    speakers = {OWN_SPEAKER, user_name.casefold()} - {""}
-    actor = events["actor"].map(lambda a: isinstance(a, str) and a.casefold() in speakers)
-    source = events["source"].astype(str)
-    to_people = source.isin(CHAT_SOURCE_KINDS) & ~source.isin(ASSISTANT_CHAT_KINDS)
-    to_people &= ~events["title"].map(is_bot).astype(bool)
-    return notes | (to_people & actor.astype(bool))
-
-
-def seen_mask(events: pd.DataFrame) -> pd.Series:
-    """Events -> the pages and windows the person had open (visits, web and window events)."""
-    return events["event_type"].isin(("visit", "web", "window"))
-
-
-def quoted_line(text: str, terms: tuple[str, ...] | list[str]) -> str:
-    """A record's text + key terms -> its line holding them (a paragraph quotes the line that matched,
-    in the subject's language when it can), one line."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    # A Japanese subject quotes the record's Japanese line when it has one that matched.
-    if any(_KANA.search(t) for t in terms):
-        lines = [x for x in lines if _KANA.search(x)] + [x for x in lines if not _KANA.search(x)]
-    for line in lines:
-        if terms and holds(line, terms):
-            return " ".join(line.split())
-    return " ".join(text.split())

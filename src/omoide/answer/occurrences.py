@@ -29,16 +29,14 @@ import pandas as pd
 
 from omoide.answer.cite import Citation, shown
 from omoide.answer.lake_records import lake_days
-from omoide.answer.matching import (
-    Target,
+from omoide.answer.matching import Target, target, variants
+from omoide.answer.record_masks import (
     activity_mask,
     named_mask,
     own_mask,
     quoted_line,
     seen_mask,
     talk_mask,
-    target,
-    variants,
     word_mask,
 )
 from omoide.answer.senses import done_mask, later_today

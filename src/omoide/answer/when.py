@@ -27,16 +27,13 @@ import pandas as pd
 from omoide.answer.cite import Citation, shown
 from omoide.answer.lake_records import lake_days
 from omoide.answer.language import Lang, moment_text, period_text
-from omoide.answer.matching import (
-    Target,
+from omoide.answer.matching import Target, looser, target, unqualified
+from omoide.answer.record_masks import (
     activity_mask,
-    looser,
     named_mask,
     own_mask,
     quoted_line,
     talk_mask,
-    target,
-    unqualified,
     word_mask,
 )
 from omoide.answer.senses import done_mask, later_today

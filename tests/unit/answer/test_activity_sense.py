@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from omoide.answer.matching import in_sense
+from omoide.answer.record_masks import in_sense
 from omoide.core.settings import get_settings
 from tests.unit.answer.test_count_and_compare import ME, TZ, _asked, _chat, _note, _write
 

@@ -5,15 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from omoide.answer.matching import (
-    activity_mask,
-    english_verb,
-    holds,
-    is_person,
-    key_terms,
-    looser,
-    target,
-)
+from omoide.answer.matching import holds, is_person, key_terms, looser, target
+from omoide.answer.record_masks import activity_mask, english_verb
 
 
 def test_a_japanese_subjects_key_terms_are_its_content_words() -> None:
