@@ -17,19 +17,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from omoide.answer.cite import Answer, Citation, shown
 from omoide.answer.lake_records import (
     NEAR,
     lake_days,
+    own_lines,
     quoted,
-    records_of,
     share,
     timed,
     topic_terms,
 )
 from omoide.answer.language import Lang, moment_text, period_text
 from omoide.core.days import local_day, zone
-from omoide.core.kinds import CHAT_SOURCE_KINDS, OWN_SPEAKER
 
 if TYPE_CHECKING:
     from omoide.answer.question import Question
@@ -119,26 +120,15 @@ def decision_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     tz = settings.timezone
     window = (q.window.start, min(q.window.end, max(now, q.window.start))) if q.window else None
     forms = _wanted(q.subject)
-    me = {m.casefold() for m in settings.me} | {OWN_SPEAKER}
     found: list[_Line] = []
-    for day, records in records_of(
-        settings.lake_dir, lake_days(settings.lake_dir, window, tz), ("notes", *CHAT_SOURCE_KINDS)
-    ):
-        for ts, text, ref, source, actor in zip(
-            records["ts"],
-            records["text"],
-            records["source_ref"],
-            records["source"],
-            records["actor"],
-            strict=True,
-        ):
-            own = source == "notes" or str(actor).strip().casefold() in me
-            if not (own and isinstance(text, str) and _made(text)):
-                continue
-            if window is not None and not window[0] <= ts.to_pydatetime() < window[1]:
-                continue
-            clock = timed(ts, day, tz, str(source))
-            found.append(_Line(ts.to_pydatetime(), clock, text, str(ref), _held(text, forms)))
+    days = lake_days(settings.lake_dir, window, tz)
+    for line in own_lines(settings.lake_dir, days, settings.me):
+        if not _made(line.text):
+            continue
+        if window is not None and not window[0] <= line.ts < window[1]:
+            continue
+        clock = timed(pd.Timestamp(line.ts), line.day, tz, line.source)
+        found.append(_Line(line.ts, clock, line.text, line.ref, _held(line.text, forms)))
     # The latest decision is what stands, so every line near the topic is shown newest first.
     about = sorted((f for f in found if f.held >= NEAR), key=lambda f: f.ts, reverse=True)
     days = _days(q, tz)

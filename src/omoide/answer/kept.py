@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from omoide.answer.lake_records import records_of
+from omoide.answer.lake_records import own_lines
 from omoide.answer.matching import Target, holds, target
 from omoide.answer.senses import said_done
 from omoide.core.days import local_day, zone
-from omoide.core.kinds import CHAT_SOURCE_KINDS, OWN_SPEAKER
 from omoide.memory.time_words import time_window, without_time_words
 from omoide.text import japanese
 
@@ -90,24 +89,12 @@ def kept_by_records(
     first = min(local_day(s, tz) for _, _, s, _ in wanted)
     last = max(local_day(e, tz) for _, _, _, e in wanted)
     days = [first + timedelta(days=k) for k in range((last - first).days + 1)]
-    speakers = {m.casefold() for m in me} | {OWN_SPEAKER}
     found: dict[tuple[str, str], Kept] = {}
-    for day, records in records_of(lake_dir, days, ("notes", *CHAT_SOURCE_KINDS), False):
-        for ts, text, ref, source, actor in zip(
-            records["ts"],
-            records["text"],
-            records["source_ref"],
-            records["source"],
-            records["actor"],
-            strict=True,
-        ):
-            own = source == "notes" or str(actor).strip().casefold() in speakers
-            if not (own and isinstance(text, str) and text.strip()):
+    for line in own_lines(lake_dir, days, me, newest_first=False):
+        at = line.ts.astimezone(zone(tz))
+        for promise, terms, said, end in wanted:
+            if promise in found or not said < at <= end or line.ref == promise[0]:
                 continue
-            at = ts.to_pydatetime().astimezone(zone(tz))
-            for promise, terms, said, end in wanted:
-                if promise in found or not said < at <= end or str(ref) == promise[0]:
-                    continue
-                if _keeps(text, terms, day):
-                    found[promise] = Kept(str(ref), day, text)
+            if _keeps(line.text, terms, line.day):
+                found[promise] = Kept(line.ref, line.day, line.text)
     return found

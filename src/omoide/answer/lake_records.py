@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
 
 from omoide.core.days import day_bounds, local_day
+from omoide.core.kinds import CHAT_SOURCE_KINDS, OWN_SPEAKER
 from omoide.memory.terms import has_cjk, terms
 from omoide.store.lake import read_events, stage_days
 
@@ -49,6 +51,37 @@ def records_of(
         kept = events[events["source"].astype(str).isin(set(sources))]
         if not kept.empty:
             yield day, kept
+
+
+@dataclass(frozen=True)
+class OwnLine:
+    """One line of the person's own: its local day, time (UTC), words, ref and source kind."""
+
+    day: date
+    ts: datetime
+    text: str
+    ref: str
+    source: str
+
+
+def own_lines(
+    lake_dir: Path, days: list[date], me: Collection[str], newest_first: bool = True
+) -> Iterator[OwnLine]:
+    """Lake + days + the person's names -> their note lines and their own chat messages, with words, day by day."""
+    speakers = {m.casefold() for m in me} | {OWN_SPEAKER}
+    kinds = (*NOTE_KINDS, *CHAT_SOURCE_KINDS)
+    for day, records in records_of(lake_dir, days, kinds, newest_first):
+        for ts, text, ref, source, actor in zip(
+            records["ts"],
+            records["text"],
+            records["source_ref"],
+            records["source"],
+            records["actor"],
+            strict=True,
+        ):
+            own = source in NOTE_KINDS or str(actor).strip().casefold() in speakers
+            if own and isinstance(text, str) and text.strip():
+                yield OwnLine(day, ts.to_pydatetime(), text, str(ref), str(source))
 
 
 def _stem(word: str) -> str:
