@@ -166,8 +166,8 @@ def build_server(settings: Settings, limit: int = ANSWER_CHARS) -> MCPServer:
     ) -> str | list[str]:
         """Call this when the person asks about their own days: what they did in a period, how long they spent on
         something, when they last or first did it, how often or on which days, which of two took more time, a
-        morning or an afternoon, what someone said, who someone is, what they promised or what they decided
-        (English or Japanese).
+        morning or an afternoon, what someone said, who someone is, what they promised or decided, or whether
+        they did something (English or Japanese).
 
         Returns one short cited answer in the question's language: kind, window, answer, minutes, when, citations.
         """
