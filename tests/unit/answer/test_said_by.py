@@ -48,8 +48,7 @@ def test_a_katakana_name_and_a_japanese_answer(omoide_home: Path) -> None:
     # Lines near the topic (half its words: ryokan and book-) when none holds all of them.
     near = said_by_answer(_said("Peter", "ryokan booking in Kyoto"), settings, NOW)
     assert near.answer == (
-        "Closest to “ryokan booking in Kyoto” in what Peter wrote: "
-        f"{RYOKAN_BOOKED}."
+        f"Closest to “ryokan booking in Kyoto” in what Peter wrote: {RYOKAN_BOOKED}."
     )
     assert [c.source for c in near.citations] == ["whatsapp/Peter.txt#L5"]
     far = said_by_answer(_said("Peter", "dentist appointment in Kyoto"), settings, NOW).answer
