@@ -74,8 +74,11 @@ def test_a_lookup_nothing_names_says_so_before_the_closest_memories(
     absent = _ask(sample_two_days, "where is the standing desk")
     assert absent["kind"] == "lookup" and absent["answer"].startswith(BY_MEANING_ONLY)
     assert absent["citations"]  # still shown, with their sources
-    found = _ask(sample_two_days, "which store did we pick for warelay")
+    found = _ask(sample_two_days, "what is the right store for warelay")
     assert found["answer"].startswith("Lance is the right store for warelay"), found["answer"]
+    # Asked as a decision, the decision line itself answers.
+    picked = _ask(sample_two_days, "which store did we pick for warelay")
+    assert picked["kind"] == "decision" and "LanceDB" in picked["answer"], picked["answer"]
 
 
 def test_a_day_with_no_records_is_said_so_not_answered_with_an_empty_line(
