@@ -4,7 +4,9 @@
 not a list of questions: "how many times / how often", 何回 / 何度 (count); "which / what days
 did I", どの日 / 何日に (which_days); "what did X say about Y", XはYについて何と言って (said_by);
 "who is X", Xって誰 / Xはどんな人 (who); "what did I promise", "what do I have to do", 約束 /
-やること (commitments).
+やること (commitments); "what did I decide", 何に決めた (decision); "did I …?", 〜した？ (did).
+They are kept here, apart from the modules that answer, so that sorting a question imports none
+of those (nor pandas).
 """
 
 from __future__ import annotations
@@ -125,6 +127,35 @@ _COMMITMENT_TO_JA = re.compile(r"^(?P<who>.+?)(?:に|と|への|との)(?:何を
 _TRAILING = re.compile(r"[\s?？!！。.,、]+$")
 
 
+# -- decisions and yes-or-no questions (omoide.answer.decisions, omoide.answer.did) --------
+DECISION = re.compile(
+    r"\b(?:what|which|how)\b.*\b(?:decide[ds]?|decision|settle[ds]?\s+on|cho(?:o)?se|chose|pick(?:ed)?)\b",
+    _I,
+)
+DECISION_JA = re.compile(
+    r"何に決め|何を決め|どう決め|決めた(?:こと|の)?は|決定|決まった|どう(?:する|した)ことにし|何にすることにし"
+)
+# The asking words of an English decision question, taken out to leave its topic.
+_DECISION_ASKING = re.compile(
+    r"\b(?:what|which|how|did|do|does|have|has|had|was|were|is|are|i|we|they|you|about|on"
+    r"|for|regarding|over|with|the|a|an|our|my|decide[ds]?|decision[s]?|settle[ds]?|choose"
+    r"|chose|pick(?:ed)?)\b",
+    _I,
+)
+_DECISION_ASKING_JA = re.compile(
+    r"(?:について|に関して|のこと|で|は|を)?(?:結局|最終的に)?(?:何に|何を|どう|どれに)?"
+    r"(?:決め|決定|決ま|(?:する|した)ことにし|することにし).*$"
+)
+YES_NO = re.compile(r"^\s*(?:did|have|had)\s+(?:i|we)\s+(?:ever\s+)?\w", _I)
+_YES_NO_ASKING = re.compile(r"^\s*(?:did|have|had)\s+(?:i|we)\s+(?:ever\s+)?", _I)
+# A Japanese question ending in a past verb with no question word of its own: 昨日ミナと話した？
+YES_NO_JA = re.compile(
+    r"(?:た|だ|ました)(?:か|っけ|の)?\s*[?？]\s*$|(?:ましたか|たっけ|だっけ)\s*$"
+)
+_QUESTION_WORD_JA = re.compile(r"何|なに|なん|いつ|どこ|誰|だれ|どの|どう|どれ|なぜ|どんな|いくつ")
+_YES_NO_ASKING_JA = re.compile(r"(?:か|っけ|の)?\s*[?？]?\s*$")
+
+
 def tidy(text: str) -> str:
     """Subject -> without trailing punctuation and spaces."""
     return _TRAILING.sub("", text).strip()
@@ -208,3 +239,33 @@ def commitment_subject(rest: str) -> str:
         return tidy(cut)
     j = _COMMITMENT_TO_JA.match(rest.strip())
     return tidy(_PARTICLE_JA.sub("", j["who"])) if j else ""
+
+
+def asks_decision(text: str) -> bool:
+    """A question -> does it ask what was decided?"""
+    return bool(DECISION.search(text) or DECISION_JA.search(text))
+
+
+def decision_topic(rest: str) -> str:
+    """A decision question without its time words -> what the decision was about."""
+    out = rest.strip(" ?？。.!！")
+    if DECISION_JA.search(out):
+        out = _DECISION_ASKING_JA.sub("", out)
+        return re.sub(r"^(?:、|は|を|で|に|について)+|(?:、|は|を|で|に|について)+$", "", out)
+    return " ".join(_DECISION_ASKING.sub(" ", out).split()).strip(" ,")
+
+
+def asks_yes_no(text: str) -> bool:
+    """A question -> does it ask whether something was done?"""
+    if YES_NO.search(text):
+        return True
+    return bool(YES_NO_JA.search(text)) and not _QUESTION_WORD_JA.search(text)
+
+
+def did_subject(rest: str) -> str:
+    """A yes-or-no question without its time words -> the thing asked of ('did I talk to Mina' -> 'talk to Mina')."""
+    out = _YES_NO_ASKING.sub("", rest, count=1)
+    if out != rest:
+        out = re.sub(r"^been\s+(?=\w+ing\b)", "", out.strip(), flags=_I)
+        return tidy(out)
+    return tidy_ja(_YES_NO_ASKING_JA.sub("", rest.strip()))

@@ -28,6 +28,7 @@ import pandas as pd
 
 from omoide.answer.cite import Answer, Citation, shown
 from omoide.answer.kept import Kept, kept_by_records
+from omoide.answer.lake_records import quoted
 from omoide.answer.language import Lang, day_text, moment_text, period_text
 from omoide.answer.names import bare, meant
 from omoide.core.days import day_bounds, local_day, zone
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 
 KIND = "commitments"
 SHOWN = 10
+KEPT_CHARS = 80  # the record that kept a promise, as the answer quotes it
 COLUMNS = ["day", "ts", "entities", "content", "source"]
 _ASKED_EN = re.compile(
     r"\b(?:promised?|told|for|to|with)\s+@?(?P<who>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)?)"
@@ -238,20 +240,16 @@ def _line(item: Item, tz: str, lang: Lang) -> str:
     to = ", ".join(item.to)
     by = item.kept_by
     if lang == "ja":
-        done = f"済み（{day_text(by.day, lang)}「{_short(by.text)}」）" if by else "済み"
+        done = (
+            f"済み（{day_text(by.day, lang)}「{quoted(by.text, KEPT_CHARS)}」）" if by else "済み"
+        )
         parts = [f"{to}へ"] if to else []
         parts += [said] + ([f"期限：{due}"] if due else []) + ([done] if item.kept else [])
         return f"・「{item.action}」（{'／'.join(parts)}）"
-    done = f"done (“{_short(by.text)}”, {day_text(by.day, lang)})" if by else "done"
+    done = f"done (“{quoted(by.text, KEPT_CHARS)}”, {day_text(by.day, lang)})" if by else "done"
     parts = [f"to {to}"] if to else []
     parts += [f"said {said}"] + ([f"due {due}"] if due else []) + ([done] if item.kept else [])
     return f"- “{item.action}” — {'; '.join(parts)}"
-
-
-def _short(text: str, limit: int = 80) -> str:
-    """A record's words -> one line, cut to `limit` characters."""
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
 def _where(

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from omoide.answer.cite import Answer, Citation, shown
+from omoide.answer.how_often import asked_window, local_days
 from omoide.answer.lake_records import (
     NEAR,
     lake_days,
@@ -38,13 +39,6 @@ if TYPE_CHECKING:
 
 SHOWN = 3
 _I = re.IGNORECASE
-ASKS = re.compile(
-    r"\b(?:what|which|how)\b.*\b(?:decide[ds]?|decision|settle[ds]?\s+on|cho(?:o)?se|chose|pick(?:ed)?)\b",
-    _I,
-)
-ASKS_JA = re.compile(
-    r"何に決め|何を決め|どう決め|決めた(?:こと|の)?は|決定|決まった|どう(?:する|した)ことにし|何にすることにし"
-)
 # A line that records a decision taken, not one planned ("decide on Friday" has no marker).
 _MADE = re.compile(
     r"\bdecision\s*:|\bdecided\b|\bsettled\s+on\b|\bwent\s+with\b|\bchose\b|\bpicked\b"
@@ -52,17 +46,6 @@ _MADE = re.compile(
     _I,
 )
 _MADE_JA = re.compile(r"決めた|決めて|決定した|決定。|決まった|決まり|にした。|ことにした")
-# The asking words of an English decision question, taken out to leave its topic.
-_ASKING = re.compile(
-    r"\b(?:what|which|how|did|do|does|have|has|had|was|were|is|are|i|we|they|you|about|on"
-    r"|for|regarding|over|with|the|a|an|our|my|decide[ds]?|decision[s]?|settle[ds]?|choose"
-    r"|chose|pick(?:ed)?)\b",
-    _I,
-)
-_ASKING_JA = re.compile(
-    r"(?:について|に関して|のこと|で|は|を)?(?:結局|最終的に)?(?:何に|何を|どう|どれに)?"
-    r"(?:決め|決定|決ま|(?:する|した)ことにし|することにし).*$"
-)
 
 
 @dataclass(frozen=True)
@@ -74,20 +57,6 @@ class _Line:
     text: str
     ref: str
     held: float
-
-
-def asks_decision(text: str) -> bool:
-    """A question -> does it ask what was decided?"""
-    return bool(ASKS.search(text) or ASKS_JA.search(text))
-
-
-def decision_topic(rest: str) -> str:
-    """A decision question without its time words -> what the decision was about."""
-    out = rest.strip(" ?？。.!！")
-    if ASKS_JA.search(out):
-        out = _ASKING_JA.sub("", out)
-        return re.sub(r"^(?:、|は|を|で|に|について)+|(?:、|は|を|で|に|について)+$", "", out)
-    return " ".join(_ASKING.sub(" ", out).split()).strip(" ,")
 
 
 def _wanted(topic: str) -> list[set[str]]:
@@ -131,7 +100,7 @@ def decision_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         found.append(_Line(line.ts, clock, line.text, line.ref, _held(line.text, forms)))
     # The latest decision is what stands, so every line near the topic is shown newest first.
     about = sorted((f for f in found if f.held >= NEAR), key=lambda f: f.ts, reverse=True)
-    days = _days(q, tz)
+    days = local_days(asked_window(q), tz)
     if not about:
         return Answer("decision", days, _none(q, days, lang), [], subject=q.subject, basis="lake")
     home = settings.home
@@ -145,14 +114,6 @@ def decision_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         subject=q.subject,
         basis="lake",
     )
-
-
-def _days(q: Question, tz: str) -> tuple:
-    """A question -> its window as inclusive local days, or None."""
-    if q.window is None:
-        return None
-    end = max(q.window.start, q.window.end - timedelta(microseconds=1))
-    return local_day(q.window.start, tz), local_day(end, tz)
 
 
 def _worded(about: list[_Line], tz: str, lang: Lang) -> str:

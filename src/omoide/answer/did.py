@@ -10,10 +10,10 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from omoide.answer.asking import tidy, tidy_ja
 from omoide.answer.cite import Answer, Citation, shown
-from omoide.answer.how_often import asked_window, local_days
-from omoide.answer.language import Lang, day_text, moment_text, period_text
+from omoide.answer.how_often import asked_window, local_days, occurrence_text
+from omoide.answer.language import Lang, day_text, period_text
+from omoide.answer.matching import target
 from omoide.answer.occurrences import Occurrence, occurrences
 from omoide.answer.when import not_found
 
@@ -22,12 +22,6 @@ if TYPE_CHECKING:
     from omoide.core.settings import Settings
 
 _I = re.IGNORECASE
-ASKS = re.compile(r"^\s*(?:did|have|had)\s+(?:i|we)\s+(?:ever\s+)?\w", _I)
-_ASKING = re.compile(r"^\s*(?:did|have|had)\s+(?:i|we)\s+(?:ever\s+)?", _I)
-# A Japanese question ending in a past verb with no question word of its own: 昨日ミナと話した？
-ASKS_JA = re.compile(r"(?:た|だ|ました)(?:か|っけ|の)?\s*[?？]\s*$|(?:ましたか|たっけ|だっけ)\s*$")
-_QUESTION_WORD_JA = re.compile(r"何|なに|なん|いつ|どこ|誰|だれ|どの|どう|どれ|なぜ|どんな|いくつ")
-_ASKING_JA = re.compile(r"(?:か|っけ|の)?\s*[?？]?\s*$")
 MAX_SHOWN = 5
 # "Did I go to Kyoto": a line that reads about it, plans or books the trip is no going there.
 _GOING = re.compile(
@@ -40,23 +34,6 @@ _ABOUT_IT = re.compile(
     r"|book(?:ed|ing)?|trip\s+to|forecast|research(?:ed|ing)?|talk(?:ed)?\s+about)\b|調べ|読ん|計画|予約|リスト|ガイド|準備|予報|の話|について",
     _I,
 )
-_SITE = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", _I)
-
-
-def asks_yes_no(text: str) -> bool:
-    """A question -> does it ask whether something was done?"""
-    if ASKS.search(text):
-        return True
-    return bool(ASKS_JA.search(text)) and not _QUESTION_WORD_JA.search(text)
-
-
-def did_subject(rest: str) -> str:
-    """A yes-or-no question without its time words -> the thing asked of ('did I talk to Mina' -> 'talk to Mina')."""
-    out = _ASKING.sub("", rest, count=1)
-    if out != rest:
-        out = re.sub(r"^been\s+(?=\w+ing\b)", "", out.strip(), flags=_I)
-        return tidy(out)
-    return tidy_ja(_ASKING_JA.sub("", rest.strip()))
 
 
 def did_answer(q: Question, settings: Settings, now: datetime) -> Answer:
@@ -67,7 +44,7 @@ def did_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     counted = occurrences(settings.lake_dir, q.subject, window, tz, settings.user_name)
     found = counted.occurrences
     planned: list[Occurrence] = []
-    if _GOING.search(q.subject) and not _SITE.search(q.subject):
+    if _GOING.search(q.subject) and not target(q.subject).site:
         planned = [o for o in found if _ABOUT_IT.search(o.text)]
         found = [o for o in found if not _ABOUT_IT.search(o.text)]
     if not found or counted.basis == "pages":
@@ -76,18 +53,17 @@ def did_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         if planned:
             text += _only_planned(planned[::-1], lang)
         return Answer("did", days, text, subject=q.subject, basis="lake", matched=False)
-    latest = shown_first(found)
-    with_time = counted.basis != "own"
+    latest = found[-MAX_SHOWN:][::-1]
+    # Yes-or-no says when each time was, its clock time where the record has one.
+    items = [occurrence_text(o, lang, True) for o in latest]
     if lang == "ja":
         where = f"{period_text(*days, lang)}に" if days else ""
-        items = "、".join(f"{_moment(o, lang, with_time)}「{o.text}」" for o in latest)
-        text = f"はい。{where}{len(found)}回：{items}。"
+        text = f"はい。{where}{len(found)}回：{'、'.join(items)}。"
     else:
         times = "once" if len(found) == 1 else f"{len(found)} times"
         where = f" {period_text(*days, lang)}" if days else ""
-        items = "; ".join(f"{_moment(o, lang, with_time)} (“{o.text}”)" for o in latest)
-        text = f"Yes, {times}{where}: {items}."
-    cites = [Citation(shown(o.ref, settings.home), o.day.isoformat()) for o in shown_first(found)]
+        text = f"Yes, {times}{where}: {'; '.join(items)}."
+    cites = [Citation(shown(o.ref, settings.home), o.day.isoformat()) for o in latest]
     return Answer("did", days, text, cites, when=latest[0].at, subject=q.subject, basis="lake")
 
 
@@ -98,13 +74,3 @@ def _only_planned(planned: list[Occurrence], lang: Lang) -> str:
         return f"読んだり計画したりした記録は{len(planned)}件あります（最新：{day_text(latest.day, lang)}「{latest.text}」）。"
     n = "record" if len(planned) == 1 else "records"
     return f" {len(planned)} {n} read about it or plan it (latest: {day_text(latest.day, lang)}, “{latest.text}”)."
-
-
-def shown_first(found: list[Occurrence]) -> list[Occurrence]:
-    """Occurrences, oldest first -> the latest MAX_SHOWN, latest first."""
-    return found[-MAX_SHOWN:][::-1]
-
-
-def _moment(o: Occurrence, lang: Lang, with_time: bool) -> str:
-    """An occurrence + language + whether its clock time is told -> when it was, as the answer says it."""
-    return moment_text(o.at, lang, o.timed) if with_time or o.timed else day_text(o.day, lang)

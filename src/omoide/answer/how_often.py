@@ -38,7 +38,7 @@ def local_days(window: Window | None, tz: str) -> tuple[date, date] | None:
     return local_day(window[0], tz), local_day(end, tz)
 
 
-def _item(o: Occurrence, lang: Lang, with_time: bool) -> str:
+def occurrence_text(o: Occurrence, lang: Lang, with_time: bool) -> str:
     """An occurrence -> '<day> (“words”)' or '<day> at 09:00 (“words”)' / '<day>「words」'."""
     when = moment_text(o.at, lang, with_time and o.timed) if with_time else day_text(o.day, lang)
     return f"{when}「{o.text}」" if lang == "ja" else f"{when} (“{o.text}”)"
@@ -98,7 +98,9 @@ def count_answer(q: Question, settings: Settings, now: datetime) -> Answer:
     if not counted.occurrences:
         return _unanswered(q, counted, days, "count")
     n = len(counted.occurrences)
-    items = _listed([_item(o, lang, counted.basis != "own") for o in counted.occurrences], lang)
+    items = _listed(
+        [occurrence_text(o, lang, counted.basis != "own") for o in counted.occurrences], lang
+    )
     what = _what(counted, q, lang)
     if lang == "ja":
         where = f"{period_text(*days, lang)}に" if days else "これまでに"
@@ -127,7 +129,7 @@ def which_days_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         return _unanswered(q, counted, days, "which_days")
     first_of_day = counted.first_of_each_day()
     k = len(first_of_day)
-    items = _listed([_item(o, lang, False) for o in first_of_day], lang)
+    items = _listed([occurrence_text(o, lang, False) for o in first_of_day], lang)
     if lang == "ja":
         where = f"{period_text(*days, lang)}のうち" if days else ""
         text = f"{where}{k}日：{items}。"

@@ -16,13 +16,11 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from omoide.answer.lake_records import own_lines
-from omoide.answer.matching import Target, holds, target
+from omoide.answer.matching import KANA, Target, holds, target
 from omoide.answer.senses import said_done
 from omoide.core.days import local_day, zone
 from omoide.memory.time_words import time_window, without_time_words
 from omoide.text import japanese
-
-_KANA = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 KEEP_DAYS = 14  # without a due day, how long after it was made a record may keep a promise
 GRACE_DAYS = 3  # a record this long past the due day still keeps it
@@ -58,7 +56,7 @@ def _deed(action: str, tz: str, said: datetime) -> Target:
 
 def _keeps(text: str, deed: Target, day: date) -> bool:
     """A record's words + a promise's deed + its day -> does it say the deed was done?"""
-    verbs = [t for t in deed.terms if japanese.is_verb(t)] if _KANA.search(deed.words) else []
+    verbs = [t for t in deed.terms if japanese.is_verb(t)] if KANA.search(deed.words) else []
     verb = verbs[0] if verbs else deed.terms[0]
     rest = [t for t in deed.terms if t != verb]
     if not holds(text, (verb,)):

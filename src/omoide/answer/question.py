@@ -41,8 +41,6 @@ from datetime import datetime
 from omoide.answer import asking
 from omoide.answer.alternatives import comparison
 from omoide.answer.day_parts import is_part_of_day, narrowed
-from omoide.answer.decisions import asks_decision, decision_topic
-from omoide.answer.did import asks_yes_no, did_subject
 from omoide.answer.language import Lang, language_of
 from omoide.memory.time_words import TimeWindow, time_window
 
@@ -202,8 +200,8 @@ def classify(text: str, tz: str, now: datetime, answer_language: str = "auto") -
     if _WHEN.search(text) or _WHEN_JA.search(text):
         first = bool(_FIRST.search(text))
         return Question(text, "when", window, _subject(rest, "when"), first, lang)
-    if asks_decision(text):
-        return Question(text, "decision", window, decision_topic(rest), lang=lang)
+    if asking.asks_decision(text):
+        return Question(text, "decision", window, asking.decision_topic(rest), lang=lang)
     said = asking.said_by_parts(rest)
     if said is not None:
         return Question(text, "said_by", window, said[1], lang=lang, speaker=said[0])
@@ -213,8 +211,8 @@ def classify(text: str, tz: str, now: datetime, answer_language: str = "auto") -
     if name is not None:
         return Question(text, "who", window, name, lang=lang)
     part = is_part_of_day(window)
-    if asks_yes_no(text) and not _OVERVIEW.search(text) and not part:
-        return Question(text, "did", window, did_subject(rest), lang=lang)
+    if asking.asks_yes_no(text) and not _OVERVIEW.search(text) and not part:
+        return Question(text, "did", window, asking.did_subject(rest), lang=lang)
     if window is not None and (_OVERVIEW.search(text) or _OVERVIEW_JA.search(text)):
         return Question(
             text, "part_of_day" if part else "overview", window, _subject(rest, ""), lang=lang

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from omoide.answer.ask import ask
-from omoide.answer.decisions import asks_decision, decision_topic
+from omoide.answer.asking import asks_decision, decision_topic
 from omoide.answer.question import classify
 from omoide.core.settings import get_settings
 from tests.unit.answer.test_count_and_compare import TZ, _chat, _note, _write
