@@ -29,9 +29,6 @@ from omoide.memory.active_time import NO_AFK, NO_AW, Spent, time_on
 from omoide.store.lake import read_events, read_facts
 
 DEFAULT_DAYS = 7
-# Apps people name otherwise than ActivityWatch records them (its window watcher reports
-# Visual Studio Code as "Code"): tried only when the name as asked finds no time.
-SPOKEN_APPS = dict.fromkeys(("vs code", "vscode", "visual studio code", "vsコード"), "Code")
 MAX_CITED = 5
 _MINUTES = re.compile(r"\((\d+) min\)")
 
@@ -149,8 +146,6 @@ def time_spent_answer(
     if events.empty:
         return nothing_recorded(first, last, lang), 0.0, [], "none"
     spent = time_on(events, subject, window[0], window[1])
-    if not spent.seconds and (app := SPOKEN_APPS.get(subject.casefold())):
-        spent = time_on(events, app, window[0], window[1])
     if spent.basis == "none" or not spent.seconds:
         return _none_said(spent, subject, first, last, lang), 0.0, [], spent.basis
     text = _said(spent, subject, first, last, lang)

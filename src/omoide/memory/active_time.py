@@ -52,6 +52,10 @@ BROWSER_WINDOWS: dict[str, frozenset[str]] = {
     }.items()
 }
 ANY_BROWSER = frozenset().union(*BROWSER_WINDOWS.values())
+# ActivityWatch's window watcher names Visual Studio Code "Code" (Linux, macOS) or "Code.exe".
+SPOKEN_APPS: dict[str, frozenset[str]] = dict.fromkeys(
+    ("vs code", "vscode", "visual studio code", "vsコード"), frozenset({"code", "code.exe"})
+)
 BROWSER_WINDOWS["Web browser"] = ANY_BROWSER  # a web bucket whose browser is unknown
 _HOSTLIKE = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}")
 
@@ -294,12 +298,13 @@ def _matcher(subject: str, p: _Pieces) -> tuple[str, Callable[[_Seg], bool]]:
 
 
 def _app_names(subject: str) -> frozenset[str]:
-    """App subject -> the window app names it stands for (a browser's name: all of its windows)."""
+    """App subject -> the window app names it stands for (a browser's name: all of its windows;
+    a name people say otherwise than the window watcher records it: that one too)."""
     key = subject.lower()
     for browser, names in BROWSER_WINDOWS.items():
         if key in (browser.lower(), browser.lower().split()[-1]):
             return names | {key}
-    return frozenset({key})
+    return frozenset({key, *SPOKEN_APPS.get(key, ())})
 
 
 def _phrase(text: str) -> str:
