@@ -11,7 +11,6 @@ cited. A question naming no topic shows the speaker's latest lines.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -31,7 +30,7 @@ from omoide.answer.lake_records import (
     topic_terms,
 )
 from omoide.answer.language import Lang, moment_text
-from omoide.answer.matching import holds, key_terms
+from omoide.answer.matching import KANA, holds, key_terms
 from omoide.answer.names import bare, meant, page_names, spellings
 from omoide.core.days import local_day, zone
 from omoide.core.kinds import CHAT_SOURCE_KINDS
@@ -45,7 +44,6 @@ SHOWN = 3
 REPLY_GAP = pd.Timedelta(minutes=30)
 REPLY_CHARS = 80
 NEAR_REPLY = 0.99  # below "holds every word": shown only when no message holds them all
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # What a question calls the person themself ("what did I say about …").
 _MYSELF = frozenset({"i", "me", "myself", "私", "わたし", "僕", "ぼく", "俺", "自分"})
 
@@ -115,7 +113,7 @@ def said_by_answer(q: Question, settings: Settings, now: datetime) -> Answer:
         shown_as = "あなた" if lang == "ja" else "You"
     if not theirs:
         return _answer(q, _no_speaker(shown_as, lang), [], "none", tz)
-    japanese = bool(_JAPANESE.search(topic))
+    japanese = bool(KANA.search(topic))
     wanted = key_terms(topic) if japanese else topic_terms(topic)
     measure = _held if japanese else share
     said = [

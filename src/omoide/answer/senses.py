@@ -25,7 +25,7 @@ from datetime import date, timedelta
 
 import pandas as pd
 
-from omoide.answer.matching import Target, holds, key_terms, stem
+from omoide.answer.matching import KANA, Target, holds, key_terms, stem
 from omoide.core.days import zone
 from omoide.core.kinds import CHAT_SOURCE_KINDS
 from omoide.text import japanese
@@ -64,7 +64,6 @@ _HEADER_JA = re.compile(r"^(?:明日|あした|来週|来月|来年|今度)(?:�
 _WEEKDAY_JA = re.compile(r"([月火水木金土日])曜日?(?:に|まで|から|は)")
 _PAST_JA = re.compile(r"(?:た|だ|ました|でした)(?:[。！、]|$)")
 _JA_DAYS = "月火水木金土日"
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # Forms that say the thing was done whatever time words stand beside them.
 _PAST_DONE = frozenset("went had was were did".split())
 _CONTACT = re.compile(
@@ -152,7 +151,7 @@ def _said_done(clause: str, verb: str) -> bool:
             return True
         if verb and stem(w) == verb and (w.endswith("ed") or w in _PASTS):
             return True
-    return bool(_JAPANESE.search(clause) and _PAST_JA.search(clause))
+    return bool(KANA.search(clause) and _PAST_JA.search(clause))
 
 
 def is_plan(clause: str, day: date, verb: str = "", headed: bool = False) -> bool:
@@ -252,7 +251,7 @@ def _english_verbs(t: Target) -> tuple[str, ...]:
 
 def _verb_here(clause: str, verbs: tuple[str, ...]) -> str:
     """A clause + the activity's verb stems -> the one it says ('' when none, or in Japanese)."""
-    if not verbs or _JAPANESE.search(clause):
+    if not verbs or KANA.search(clause):
         return ""
     stems = {stem(m[0]) for m in _TOKEN.finditer(clause) if m[0].isalpha()}
     return next((v for v in verbs if v in stems), verbs[0] if len(verbs) == 1 else "")
