@@ -31,6 +31,7 @@ from omoide.answer.lake_records import (
     topic_terms,
 )
 from omoide.answer.language import Lang, moment_text, period_text
+from omoide.answer.matching import KANA
 from omoide.core.days import local_day, zone
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class _Line:
 
 def _wanted(topic: str) -> list[set[str]]:
     """A topic -> per topic word, the forms a line may hold it by (a Japanese word as written or by its English glosses)."""
-    if not any(ord(c) > 0x3000 for c in topic):
+    if not KANA.search(topic):
         return [{t} for t in topic_terms(topic)]
     from omoide.text.japanese import content_words, glosses
 
