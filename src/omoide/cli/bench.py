@@ -383,3 +383,56 @@ def _right(share: dict[str, Any]) -> str:
     if not share["questions"]:
         return ""
     return f"{share['right']}/{share['questions']} ({share['percent']:.1f} %)"
+
+
+@bench_app.command("digest")
+def bench_digest(
+    days: Annotated[
+        int,
+        typer.Option(
+            min=2, max=366, help="Days of the sample, ending 2026-11-20 (the story month: 30)."
+        ),
+    ] = 30,
+    volume: Annotated[
+        float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
+    ] = 1.0,
+    cache_dir: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Where the backfilled sample is kept and reused (default: ~/.cache/omoide-bench/digest).",
+        ),
+    ] = None,
+    home: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            file_okay=False,
+            help="Instead: score this backfilled sample home (its sample-script.json beside its sources).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Read the sample month's pages as a person would and score them against its script: blocks, highlights, facts, relations."""
+    from omoide.bench.digest import run_digest_bench
+
+    result = run_digest_bench(days, volume=volume, cache_dir=cache_dir, home=home)
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    table = Table("figure", "value", "target")
+    for key, target in (
+        ("block_precision", "≥ 0.85"),
+        ("block_recall", "≥ 0.85"),
+        ("title_highlights", "0"),
+        ("repeated_facts", "0"),
+        ("relations_right", "1.0"),
+        ("days", ""),
+    ):
+        table.add_row(key, str(result[key]), target)
+    out.print(table)
+    for item in result["detail"]["title_highlights"][:20]:
+        out.print(f"  title as a highlight: {item['page']}: {item['text']}", markup=False)
+    for name, rel in result["detail"]["relations"].items():
+        if not rel["right"]:
+            out.print(f"  {name}: stated {rel['stated']}, truth {rel['truth']}", markup=False)
