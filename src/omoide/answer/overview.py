@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from omoide.answer.cite import Citation, shown
-from omoide.answer.language import Lang, day_text, nothing_recorded
+from omoide.answer.language import Lang, day_text, language_of, nothing_recorded
 from omoide.vault.page_reader import PageLine, page_sections
 
 MAX_HIGHLIGHTS = 6
@@ -194,7 +194,7 @@ def read_page(page: Page, home: Path, lang: Lang = "en") -> tuple[list[str], lis
         parts = [highlight_parts(h.text) for h in highlights]
         texts = [p.text if p else _clean(h.text) for p, h in zip(parts, highlights, strict=True)]
         words = _WORDS[lang]
-        joined = words["sep"].join(words["quote"].format(t.rstrip(" .。")) for t in texts)
+        joined = words["sep"].join(_quoted(t.rstrip(" .。"), lang) for t in texts)
         sentences.append(words["highlights"] + joined + words["end"])
         cites += [
             _cite(page, h, home, _in_period(p.day, page) if p else _linked_day(h.text, page))
@@ -242,3 +242,10 @@ def _busiest(pages: Sequence[Page], n: int) -> list[Page]:
     """Day pages -> the n largest (the most recorded), in day order."""
     sized = sorted(pages, key=lambda p: p.path.stat().st_size, reverse=True)[:n]
     return sorted(sized, key=lambda p: p.first)
+
+
+def _quoted(text: str, lang: Lang) -> str:
+    """A highlight + the answer's language -> it as the answer says it: quoted when written in the other language."""
+    if lang == "en" and language_of(text) == "ja":
+        return f"“{text}”"
+    return _WORDS[lang]["quote"].format(text)

@@ -45,7 +45,7 @@ N_HIGHLIGHTS = 6
 HIGHLIGHT_WORDS = 40
 HIGHLIGHT_CJK = 80
 N_ACTIVITIES = 6
-QUOTA = {"note": 3, "chat": 1, "session": 2}
+QUOTA = {"note": 3, "chat": 1}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
 _BROWSER_SUFFIX = re.compile(
     r"\s[-—–]\s(?:Google Chrome|Chromium|Mozilla Firefox|Firefox|Microsoft.? Edge|Brave|Safari)$"
@@ -120,7 +120,9 @@ def rank_highlights(cands: Sequence[_Candidate], n: int = N_HIGHLIGHTS) -> list[
                 break
             kind = uniq[i].kind
             taken = sum(uniq[j].kind == kind for j in picked)
-            if i in picked or (within_quota and taken >= QUOTA[kind]):
+            # A window title tells what was on screen, not what was done: it pulls the
+            # centroid by the time it was open, and is never a highlight itself.
+            if kind == "session" or i in picked or (within_quota and taken >= QUOTA[kind]):
                 continue
             if all(_jaccard(set(vecs[i]), set(vecs[j])) <= 0.5 for j in picked):
                 picked.append(i)
