@@ -3,11 +3,14 @@
 A step like the others of `omoide.tasks.reflect` (its cache key, retries and report), kept in
 its own module for size. The time per activity of a day is kept under
 `cache/periods/time-DAY.json` while that day's events and the day before's are unchanged, so
-a reflection over every period reads each day's events once, and only when they changed.
+a reflection over every period reads each day's events once, and only when they changed. A
+day's session titles are read from the lake once per run: a period's highlights are never one.
+A week's picture is drawn beside its page from the same time per activity per day.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -29,11 +32,17 @@ from omoide.memory.day_rows import vault_ref
 from omoide.reflect import period_llm, periods
 from omoide.reflect.entities import Entity, collect_entities
 from omoide.reflect.people import people_in
-from omoide.store.lake import partition_digest, read_events
+from omoide.reflect.period_highlights import title_set
+from omoide.store.lake import partition_digest, read_events, read_sessions
 from omoide.store.memories import catch_up_indices, memory_rows, open_memories, replace_day
 from omoide.tasks.artifacts import publish_quality
 from omoide.tasks.reflect import REFLECT_VERSION, ReflectInputs, reflect_step, step_llm
-from omoide.vault.period_pages import day_highlights, period_pages, write_period_page
+from omoide.vault.period_pages import (
+    day_highlights,
+    period_pages,
+    week_picture,
+    write_period_page,
+)
 from omoide.vault.related import day_files
 
 
@@ -51,8 +60,9 @@ def reflect_periods(run: ReflectInputs) -> dict[str, Any]:
     people = people_in(rows, run.people, run.me) if not rows.empty else []
     llm = step_llm(run, period_llm.PROMPT_VERSION)
     written, found = 0, []
+    titles: dict[str, frozenset[str]] = {}
     for period in chosen:
-        digest = _period_digest(run, period, pages, rows, entities, people, llm)
+        digest = _period_digest(run, period, pages, rows, entities, people, llm, titles)
         page = write_period_page(run.vault_dir, digest)
         written += page.changed
         cite = vault_ref(page.path, page.summary_line, run.home)
@@ -77,8 +87,9 @@ def _period_digest(
     entities: list[Entity],
     people: list[str],
     llm: LLM | None,
+    titles: dict[str, frozenset[str]],
 ) -> periods.PeriodDigest:
-    """Inputs + a period + the daily pages, memory rows, entities and people -> what its page says."""
+    """Inputs + a period + the daily pages, memory rows, entities, people and the titles read so far -> what its page says (its week picture drawn)."""
     days = [d.isoformat() for d in period.days() if d.isoformat() in pages]
     mine = rows[rows["day"].isin(days)]
     lines = {d: day_highlights(pages[d]) for d in days}
@@ -86,9 +97,26 @@ def _period_digest(
     per_day = [_day_time(run, date.fromisoformat(d)) for d in days]
     active, spent = periods.period_time(per_day, periods.N_ACTIVITIES[period.kind])
     named = periods.mentions(entities, mine, people, run.me)
-    base = periods.period_digest(period, days, mine, cited, spent, named, active)
+    seen = frozenset().union(*(_titles(run, d, titles) for d in days))
+    base = periods.period_digest(period, days, mine, cited, spent, named, active, seen)
     budget = run.llm.chunk_tokens if run.llm is not None else 0
-    return period_llm.reduce_period(base, mine, cited, llm, budget)
+    digest = period_llm.reduce_period(base, mine, cited, llm, budget, seen)
+    hours = {date.fromisoformat(d): t for d, (_, t) in zip(days, per_day, strict=True)}
+    return dataclasses.replace(digest, picture=week_picture(run.vault_dir, period, hours))
+
+
+def _titles(run: ReflectInputs, day: str, kept: dict[str, frozenset[str]]) -> frozenset[str]:
+    """Inputs + a local day + the titles read so far -> that day's session titles, normalised (read once per run)."""
+    if day not in kept:
+        lake, local = run.lake_dir, date.fromisoformat(day)
+        # A session of the local day's first hours may sit in the day before's partition.
+        listed = [
+            t
+            for d in (local - timedelta(days=1), local)
+            for t in (read_sessions(lake, d)["titles"] if lake is not None else [])
+        ]
+        kept[day] = title_set(listed)
+    return kept[day]
 
 
 def _day_time(run: ReflectInputs, day: date) -> tuple[float, list[tuple[str, float]]]:

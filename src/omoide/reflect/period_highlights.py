@@ -3,26 +3,38 @@
 Every fact of the days (`## Retain` lines and an LLM's facts: W, B, O, S) and every line of
 the days' `### Highlights` is a candidate, and keeps where it came from: its day, the day
 page's section (a fact's `## Retain` line also has a block id), the line or record it cites
-(`path#Lnn`) and the records it rests on. A day's highlight rests on the note, chat message
-or session its text was taken from, when one holds it.
+(`path#Lnn`) and the records it rests on. A day's highlight rests on the note or chat message
+its text was taken from, when one holds it.
+
+Never a highlight: a window or page title. A day's line is one when a session record holds
+it, or when it is (most of) a title the lake's sessions of the period hold (`is_title`): told
+by the records it comes from, never by how a title looks. Never a cut word: a line its day
+page cut ("…") is made whole again from the record it was taken from, to the end of its
+sentence; with no record, it is shortened to its last whole sentence or word
+(`whole_line`); a line longer than HIGHLIGHT_CHARS is shortened at a sentence or word
+boundary, or not at all.
 
 Extractive ranking (the default, no model): a candidate weighs its kind (a fact its
 importance, 0.9 for what the user retained; a highlight taken from a note 0.7, from a chat
-message 0.5, a page or window title 0.35, a model's line 0.6), less 10 % per place it held
-in its day's list; it is scored by that weight × (0.5 + its cosine to the period's TF-IDF
-centroid, each candidate pulling it by its weight), so what recurs across the days comes
-first; the same line on several days counts once, on its first day. Near-duplicates (term
-Jaccard > 0.4) are skipped; a quota per kind (4 facts, 3 notes, 2 model lines, 1 chat
-message, 1 title; then topped up from the ranking) and per day (2 × cap / days, at least 2)
-keep one busy day or kind from filling the list. They are shown in day order. These weights
-are choices, not fitted: the sample has one week.
+message 0.5, a model's line 0.6), less 10 % per place it held in its day's list; it is
+scored by that weight × (0.5 + its cosine to the period's TF-IDF centroid, each candidate
+pulling it by its weight), so what recurs across the days comes first; the same line on
+several days counts once, on its first day. Near-duplicates (term Jaccard > 0.4) are
+skipped. The period is covered first: each of its units (a week's days, a month's weeks)
+gets a quota, its share of the period's days with a page (at least 1), picked best first in
+turns, so every unit with something is represented before any gets a second; the rest goes
+to the best overall, a cap per day (2 × cap / days, at least 2) and a quota per kind (4
+facts, 3 notes, 2 model lines, 1 chat message, then topped up) keeping one busy day or kind
+from filling the list. They are shown in day order. These weights are choices, not fitted.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -31,10 +43,18 @@ from omoide.core.kinds import FACT_KINDS
 from omoide.memory.terms import terms
 
 # What a candidate weighs before the centroid: a fact weighs its own importance.
-WEIGHT = {"note": 0.7, "digest": 0.6, "chat": 0.5, "session": 0.35}
-QUOTA = {"fact": 4, "note": 3, "digest": 2, "chat": 1, "session": 1}
+WEIGHT = {"note": 0.7, "digest": 0.6, "chat": 0.5}
+QUOTA = {"fact": 4, "note": 3, "digest": 2, "chat": 1}
 RANK_DECAY = 0.1  # a day's highlight loses this share per place below the first
 NEAR_DUPLICATE = 0.4  # term Jaccard above which a candidate repeats one already picked
+HIGHLIGHT_CHARS = 240  # a period's line longer than this is shortened at a boundary
+TITLE_SHARE = 0.6  # a title this share of a line's length makes the line a title
+MIN_TITLE_CHARS = 12  # shorter titles ("Slack", "Zoom") are words, not a line's whole
+CUT_MARKS = ("…", "...")
+# omoide.memory.said_dates writes a phrase's date right after it: " [2026-11-09/2026-11-15]".
+_SAID_DATE = re.compile(r" \[\d{4}(?:-\d{2}(?:-\d{2})?)?(?:/\d{4}-\d{2}-\d{2})?\]")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
+_FLAT = "_flat"
 
 
 @dataclass(frozen=True)
@@ -46,7 +66,7 @@ class Highlight:
     heading: str  # the day page's section it is under: "Highlights", "Summary" or "Retain"
     source: str  # `path#Lnn`: the day page's line, or the record a fact cites
     refs: tuple[str, ...]  # the records it rests on
-    kind: str  # a fact kind, note, chat, session, digest (a model's line), or llm
+    kind: str  # a fact kind, note, chat, digest (a model's line), or llm
     weight: float = 0.0
     fact_id: str = ""  # a fact's memory id: its `## Retain` line ends with its block id
 
@@ -56,29 +76,98 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _norm(text: str) -> str:
+    """Text -> NFKC, casefolded, one space between words (titles and lines compare so)."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def title_set(listed: Iterable[Iterable[str] | None]) -> frozenset[str]:
+    """Each session's titles (the lake's `titles` column) -> every title, normalised."""
+    return frozenset(_norm(t) for titles in listed if titles is not None for t in titles if t)
+
+
+def is_title(text: str, titles: Collection[str]) -> bool:
+    """A line + the period's normalised titles -> whether it is one of them, or one with a few words around it."""
+    core = _norm(text).strip(" .")
+    if core in titles:
+        return True
+    return any(
+        len(t) >= MIN_TITLE_CHARS and t in core and len(t) >= TITLE_SHARE * len(core)
+        for t in titles
+    )
+
+
 def _refs(value: object) -> tuple[str, ...]:
     """A row's source_refs (list, array or null) -> a tuple of strings."""
     return tuple(str(r) for r in value) if value is not None and len(value) else ()  # type: ignore[arg-type]
 
 
-def _record_of(text: str, records: pd.DataFrame) -> pd.Series | None:
-    """A day's highlight line + that day's records -> the record it was taken from (notes and chats first), or None."""
-    wanted = _one_line(text)
+def _uncut(text: str) -> str:
+    """A line -> without the cut mark its page put at its end."""
+    for mark in CUT_MARKS:
+        if text.endswith(mark):
+            return text[: -len(mark)].rstrip()
+    return text
+
+
+def _is_cut(text: str) -> bool:
+    """A line -> whether its page cut it."""
+    return text.endswith(CUT_MARKS)
+
+
+def _record_of(text: str, records: pd.DataFrame) -> tuple[pd.Series | None, int]:
+    """A day's highlight line + that day's records -> the record it was taken from (notes and chats first) and where the line starts in it, or (None, -1)."""
+    wanted = _uncut(_one_line(text))
+    if not wanted:
+        return None, -1
     for kinds in (("note", "chat"), ("session",)):
         rows = records[records["kind"].isin(kinds)]
-        hit = rows[rows["_flat"].str.contains(wanted, regex=False)]
-        if len(hit):
-            return hit.iloc[0]
-    return None
+        for flat, (_, row) in zip(rows[_FLAT], rows.iterrows(), strict=True):
+            at = flat.find(wanted)
+            if at >= 0:
+                return row, at
+    return None, -1
+
+
+def shortened(text: str, limit: int = HIGHLIGHT_CHARS) -> str:
+    """A line + a length -> the line, or its first sentences, or its first words and '…', within the length (whole when it has no boundary)."""
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1)]
+    if ends and ends[-1] > limit // 3:
+        return text[: ends[-1]].rstrip()
+    space = text.rfind(" ", 0, limit)
+    return text[:space].rstrip(" ,;:") + "…" if space > limit // 3 else text
+
+
+def whole_line(text: str, record_text: str | None = None, at: int = -1) -> str:
+    """A day's highlight line (maybe cut, '…') + the record it was taken from and where it starts there -> the line with no cut word, or '' when nothing whole is left."""
+    line = _one_line(text)
+    if not _is_cut(line):
+        return shortened(line)
+    kept = _uncut(line)
+    if record_text is not None and at >= 0:
+        # The rest of the sentence the page cut, from the record that holds it whole.
+        found = _SENTENCE_END.search(record_text, at + len(kept))
+        return shortened(record_text[at : found.end() if found else len(record_text)].strip())
+    ends = [m.end() for m in _SENTENCE_END.finditer(kept)]
+    if ends:
+        return kept[: ends[-1]]
+    # No record and no sentence: its last word may be cut, so it goes.
+    words = kept.split()
+    return " ".join(words[:-1]).rstrip(" ,;:") + "…" if len(words) > 3 else ""
 
 
 def candidates(
-    rows: pd.DataFrame, day_highlights: Mapping[str, Sequence[tuple[str, str]]]
+    rows: pd.DataFrame,
+    day_highlights: Mapping[str, Sequence[tuple[str, str]]],
+    titles: Collection[str] = (),
 ) -> list[Highlight]:
-    """The period's memory rows + each day's `### Highlights` lines ((citation, text)) -> highlight candidates.
+    """The period's memory rows + each day's `### Highlights` lines ((citation, text)) + the period's session titles (normalised) -> highlight candidates.
 
     A fact cites its `## Retain` line's block and its own source; a day's highlight cites its
     line on the day page and rests on the record it was taken from, when one holds its text.
+    A line a session holds, or one of the titles, is no candidate.
     """
     out: list[Highlight] = []
     facts = rows[rows["kind"].isin(FACT_KINDS)].sort_values(["day", "ts", "memory_id"])
@@ -96,15 +185,19 @@ def candidates(
             )
         )
     records = rows[rows["kind"].isin(("note", "chat", "session"))].sort_values(["ts", "memory_id"])
-    records = records.assign(_flat=records["content"].map(_one_line))
+    flat = records["content"].map(lambda c: _SAID_DATE.sub("", _one_line(c)))
+    records = records.assign(**{_FLAT: flat})
     for day in sorted(day_highlights):
         mine = records[records["day"] == day]
         for place, (source, text) in enumerate(day_highlights[day]):
-            record = _record_of(text, mine)
+            record, at = _record_of(text, mine)
             kind = "digest" if record is None else str(record["kind"])
+            if kind == "session" or is_title(text, titles):
+                continue
+            line = whole_line(text, None if record is None else record[_FLAT], at)
             refs = () if record is None else _refs(record["source_refs"])
             weight = WEIGHT[kind] / (1.0 + RANK_DECAY * place)
-            out.append(Highlight(_one_line(text), day, "Highlights", source, refs, kind, weight))
+            out.append(Highlight(line, day, "Highlights", source, refs, kind, weight))
     return [c for c in out if c.text]
 
 
@@ -134,10 +227,19 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-def rank(cands: Sequence[Highlight], n: int, n_days: int) -> list[Highlight]:
-    """Candidates + how many + the period's days with a page -> the n picked, in day order (see the module doc)."""
+def _quotas(units: Mapping[str, str], n: int) -> dict[str, int]:
+    """Each day's unit (itself, or its week) + how many to pick -> each unit's share of them (at least 1), by its days."""
+    sizes = Counter(units.values())
+    total = sum(sizes.values()) or 1
+    return {u: max(1, n * k // total) for u, k in sizes.items()}
+
+
+def rank(
+    cands: Sequence[Highlight], n: int, n_days: int, units: Mapping[str, str] | None = None
+) -> list[Highlight]:
+    """Candidates + how many + the period's days with a page (+ each day's unit: itself in a week, its week in a month) -> the n picked, in day order (see the module doc)."""
     merged: dict[str, Highlight] = {}
-    # The same line on several days (a window title) counts once: on its first day, at its best there.
+    # The same line on several days counts once: on its first day, at its best there.
     for c in sorted(cands, key=lambda c: (c.day, -c.weight)):
         merged.setdefault(c.text.casefold(), c)
     uniq = list(merged.values())
@@ -162,16 +264,34 @@ def rank(cands: Sequence[Highlight], n: int, n_days: int) -> list[Highlight]:
     order = sorted(range(len(uniq)), key=lambda i: (-scores[i], uniq[i].day, uniq[i].text))
     per_day = max(2, math.ceil(2 * n / max(n_days, 1)))
     picked: list[int] = []
+
+    def fits(i: int, within_quota: bool) -> bool:
+        group, day = _group(uniq[i].kind), uniq[i].day
+        if i in picked or sum(uniq[j].day == day for j in picked) >= per_day:
+            return False
+        if within_quota and sum(_group(uniq[j].kind) == group for j in picked) >= QUOTA[group]:
+            return False
+        return all(_jaccard(set(vecs[i]), set(vecs[j])) <= NEAR_DUPLICATE for j in picked)
+
+    if units:
+        quota = _quotas(units, n)
+        mine = {u: [i for i in order if units.get(uniq[i].day) == u] for u in quota}
+        # Units take turns, best first, so each has its first before any has a second.
+        turns = sorted((u for u in quota if mine[u]), key=lambda u: (-scores[mine[u][0]], u))
+        for turn in range(max(quota.values(), default=0)):
+            for u in turns:
+                if len(picked) == n or turn >= quota[u]:
+                    continue
+                for within_quota in (True, False):
+                    best = next((i for i in mine[u] if fits(i, within_quota)), None)
+                    if best is not None:
+                        picked.append(best)
+                        break
     for within_quota in (True, False):
         for i in order:
             if len(picked) == n:
                 break
-            group, day = _group(uniq[i].kind), uniq[i].day
-            if i in picked or sum(uniq[j].day == day for j in picked) >= per_day:
-                continue
-            if within_quota and sum(_group(uniq[j].kind) == group for j in picked) >= QUOTA[group]:
-                continue
-            if all(_jaccard(set(vecs[i]), set(vecs[j])) <= NEAR_DUPLICATE for j in picked):
+            if fits(i, within_quota):
                 picked.append(i)
     picked.sort(key=lambda i: (uniq[i].day, -scores[i], uniq[i].text))
     return [uniq[i] for i in picked]

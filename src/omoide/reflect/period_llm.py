@@ -8,7 +8,10 @@ the period's summary and up to N highlights, each naming the items it rests on. 
 that cites no known item, or is not grounded in the items it cites
 (`omoide.memory.grounding`), is dropped, and so is a summary sentence that gives orders or
 states a specific (a number, a time, an address) no item holds. If no highlight is left the
-extractive ones stand; if the model fails the caller keeps the whole extractive digest.
+extractive ones stand; if the model fails the caller keeps the whole extractive digest. A
+unit of the period (a week's day, a month's week) none of the model's highlights comes from
+keeps the extractive highlight picked for it, so the model's page covers its period too. The
+candidates are the extractive ones: no window title, no cut word.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import dataclasses
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import pandas as pd
 from pydantic import BaseModel, Field
@@ -31,7 +34,7 @@ from omoide.memory.chunks import chunks
 from omoide.memory.grounding import instruction, specifics, ungrounded
 from omoide.memory.summarize_prompts import SYSTEM, Bullet, ChunkNotes, Item, item_line
 from omoide.reflect.period_highlights import Highlight, candidates, day_summaries
-from omoide.reflect.periods import N_HIGHLIGHTS, PeriodDigest
+from omoide.reflect.periods import N_HIGHLIGHTS, PeriodDigest, units_of
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,18 @@ def _bullets(title: str, items: Sequence[Item], llm: LLM, budget: int) -> list[s
     return [f"- {b.text} (items: {', '.join(x for x in b.items if x in known)})" for b in bullets]
 
 
+def covered(kept: Sequence[Highlight], base: PeriodDigest) -> list[Highlight]:
+    """The model's highlights + the extractive digest -> them, and the extractive highlight of each unit (day or week) none of them comes from."""
+    if not kept:
+        return []
+    units = units_of(base.period, base.days)
+    have = {units.get(h.day) for h in kept}
+    missing = [h for h in base.highlights if units.get(h.day) not in have]
+    # One per unit that has none: the extractive list holds its best first within a day.
+    firsts = list({units.get(h.day): h for h in reversed(missing)}.values())
+    return [*kept, *firsts]
+
+
 def llm_digest(
     base: PeriodDigest,
     days: Sequence[Highlight],
@@ -149,7 +164,7 @@ def llm_digest(
         log.warning(
             "period %s: dropped %d ungrounded highlight(s) of the model", base.period.name, dropped
         )
-    kept = sorted(kept[:n], key=lambda h: h.day)
+    kept = sorted(covered(kept[:n], base), key=lambda h: h.day)
     summary = _checked_summary(out.summary, [i.text for i in items])
     return dataclasses.replace(
         base,
@@ -168,15 +183,17 @@ def reduce_period(
     day_highlights: Mapping[str, Sequence[tuple[str, str]]],
     llm: LLM | None,
     budget: int,
+    titles: Collection[str] = (),
 ) -> PeriodDigest:
-    """The extractive digest + the period's rows and day highlights + an LLM or None -> the digest to write.
+    """The extractive digest + the period's rows and day highlights + an LLM or None (+ its sessions' titles) -> the digest to write.
 
     Without a model, or when it fails, the extractive digest stands (the failure is logged).
     """
     if llm is None or not base.days:
         return base
     try:
-        return llm_digest(base, day_summaries(rows), candidates(rows, day_highlights), llm, budget)
+        cands = candidates(rows, day_highlights, titles)
+        return llm_digest(base, day_summaries(rows), cands, llm, budget)
     except (OmoideError, ValueError) as exc:
         log.warning("period %s: the extractive digest stands (%s)", base.period.name, exc)
         return base

@@ -7,12 +7,16 @@ daily page. What its page says:
 - a **summary**: the period, its days, the time at the computer and where most of it went,
   the people and projects it names, what was written (a few plain sentences; an LLM's
   narrative when one is configured, `omoide.reflect.period_llm`);
-- **highlights**, reduced from the days' facts and highlights (`omoide.reflect.period_highlights`);
+- **highlights**, reduced from the days' facts and highlights, every day of a week and every
+  week of a month represented, never a window title, never a cut word
+  (`omoide.reflect.period_highlights`, docs/periods.md);
 - **time** per activity over the period's lake events (`omoide.memory.active_time`), the
   sum of its days' (days do not overlap; each day is computed once and kept while its
   events are unchanged);
 - **people and projects**: the entities the period's memories name, with how many name each;
-  a person per the reflection's rules (`omoide.reflect.people`), never a bot or the user.
+  a person per the reflection's rules (`omoide.reflect.people`), never a bot or the user;
+- a week's **picture**: hours per day per activity (`omoide.vault.pictures.draw_week`), beside
+  its page.
 
 Each page is also one memory row (kind `week` or `month`, inferred, dated the period's first
 local midnight, `day` its first day, cited at the page's summary line). Library logic only:
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -157,6 +161,7 @@ class PeriodDigest:
     model: str = PERIOD_MODEL
     llm_calls: int = 0
     ungrounded: int = 0  # the model's highlights dropped as not grounded in what they cite
+    picture: str | None = None  # the week picture's file name, beside the page
 
     @property
     def produced_by(self) -> str:
@@ -320,6 +325,13 @@ def period_figures(summary: str) -> PeriodFigures | None:
     )
 
 
+def units_of(period: Period, days: Sequence[str]) -> dict[str, str]:
+    """A period + its days with a page -> each day's unit of cover: the day itself in a week, its ISO week in a month."""
+    if period.kind == "week":
+        return {d: d for d in days}
+    return {d: week_of(date.fromisoformat(d)).name for d in days}
+
+
 def period_digest(
     period: Period,
     days: Sequence[str],
@@ -328,9 +340,11 @@ def period_digest(
     spent: Sequence[tuple[str, float]],
     named: Sequence[Mention],
     active: float = 0.0,
+    titles: Collection[str] = (),
 ) -> PeriodDigest:
-    """A period + its days with a page, their memory rows and `### Highlights` lines, time, mentions (+ active seconds) -> its extractive digest."""
-    picked = rank(candidates(rows, day_highlights), N_HIGHLIGHTS[period.kind], len(days))
+    """A period + its days with a page, their memory rows and `### Highlights` lines, time, mentions (+ active seconds, its sessions' titles) -> its extractive digest."""
+    cands = candidates(rows, day_highlights, titles)
+    picked = rank(cands, N_HIGHLIGHTS[period.kind], len(days), units_of(period, days))
     weeks = sorted({week_of(date.fromisoformat(d)) for d in days}, key=lambda p: p.since)
     return PeriodDigest(
         period=period,

@@ -5,13 +5,17 @@ The layout is fixed (`omoide ask` reads it). YAML front matter (`period`, `since
 if any, then one block between the daily pages' markers (`omoide.core.markers`):
 
     ## Summary                  one paragraph (the row's citation is this line)
+    ### Picture                 ![[YYYY-Www.png]]                      (week pages with a day only)
     ### Highlights              - TEXT ([[YYYY-MM-DD#ANCHOR]] · `SOURCE`)
     ### Time                    - ACTIVITY: N min
     ### People and projects     - [[slug|Name]] (person): N memories   or   - [[slug|Name]]: N memories
     ### Days                    - [[YYYY-MM-DD]] Weekday
     ### Weeks                   - [[YYYY-Www]] 16–22 November          (month pages only)
 
-Every heading is always there (an empty section has no lines). A highlight ends with where it
+Every heading is always there (an empty section has no lines), but `### Picture`: a week's
+picture (hours per day per activity, `omoide.vault.pictures.draw_week`) is the PNG beside its
+page, of the same name (`week_picture`), under its own heading so the summary stays one
+paragraph for what reads it. A highlight ends with where it
 came from: the day (a wikilink Obsidian resolves: `#^m0123456789` is the block of a
 `## Retain` line, `#Highlights` and `#Summary` the day page's headings) and, in backticks, the
 line or record it cites (`vault/memory/2026-11-20.md#L14`, `sources/notes/2026-11-20.md#L22`).
@@ -22,6 +26,7 @@ replaced; writing the same page twice leaves the file untouched.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -125,9 +130,31 @@ def render_block(digest: PeriodDigest) -> tuple[list[str], int]:
     if digest.period.kind == "month":
         sections.append(("### Weeks", [f"- [[{w.name}]] {_week_span(w)}" for w in digest.weeks]))
     lines = [BEGIN, "## Summary", "", _one_line(digest.summary)]
+    if digest.picture:
+        lines += ["", "### Picture", "", f"![[{digest.picture}]]"]
     for heading, items in sections:
         lines += ["", heading, "", *items] if items else ["", heading]
     return [*lines, END], 3
+
+
+def picture_path(vault_dir: Path, period: Period) -> Path:
+    """Vault root + period -> its picture, beside its page."""
+    return period_path(vault_dir, period).with_suffix(".png")
+
+
+def week_picture(
+    vault_dir: Path, period: Period, per_day: Mapping[date, Sequence[tuple[str, float]]]
+) -> str | None:
+    """Vault root + a week + seconds per activity of each day with a page -> the name of its picture, drawn beside the page; None (and no picture) for a week without days or a month."""
+    path = picture_path(vault_dir, period)
+    if period.kind != "week" or not per_day:
+        # A week whose days are all gone keeps no picture of them.
+        path.unlink(missing_ok=True)
+        return None
+    from omoide.vault.pictures import draw_week  # matplotlib only when a week is drawn
+
+    draw_week(path, period.days(), per_day)
+    return path.name
 
 
 def write_period_page(vault_dir: Path, digest: PeriodDigest) -> PageWrite:
