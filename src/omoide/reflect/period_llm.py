@@ -39,7 +39,7 @@ from omoide.reflect.periods import N_HIGHLIGHTS, PeriodDigest, units_of
 log = logging.getLogger(__name__)
 
 # Part of every cache key: bump it whenever a prompt or schema below changes.
-PROMPT_VERSION = "2026-11-27.1"
+PROMPT_VERSION = "2026-12-02.1"
 
 
 class PeriodLine(BaseModel):
