@@ -13,7 +13,7 @@ import io
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -80,10 +80,21 @@ def draw_week(
 
 
 def day_png(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame) -> bytes:
-    """Day + time zone + blocks + events -> PNG bytes of the day on its local clock (23, 24 or 25 hours)."""
+    """Day + time zone + blocks + events -> PNG bytes of the day picture."""
+    return _png(day_figure(day, tz, blocks, events))
+
+
+def week_png(days: Sequence[date], per_day: Mapping[date, Sequence[tuple[str, float]]]) -> bytes:
+    """Days + {day: [(activity, seconds)]} -> PNG bytes of the week picture."""
+    return _png(week_figure(days, per_day))
+
+
+def day_figure(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame) -> Figure:
+    """Day + time zone + blocks + events -> the figure of the day on its local clock (23, 24 or 25 hours)."""
     zone = ZoneInfo(tz)
-    since = datetime.combine(day, time(), zone)
-    until = datetime.combine(day + timedelta(days=1), time(), zone)
+    # In UTC: arithmetic between datetimes of one zone ignores a DST change between them.
+    since = datetime.combine(day, time(), zone).astimezone(UTC)
+    until = datetime.combine(day + timedelta(days=1), time(), zone).astimezone(UTC)
     hours = (until - since).total_seconds() / 3600.0
 
     def at(ts: datetime | pd.Timestamp) -> float:
@@ -102,7 +113,8 @@ def day_png(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame) -
     shown = [(b, s) for b, s in shown if s]
     rows = ["blocks", "at the computer", *(name for name, _ in apps)]
     height = _TOP_IN + _BOTTOM_IN + _ROW_IN * len(rows)
-    with _drawing(_DAY_WIDTH_IN, height) as (fig, buf):
+    with _pinned():
+        fig = _figure(_DAY_WIDTH_IN, height)
         ax = fig.add_axes((_LEFT, _BOTTOM_IN / height, _AXIS_SHARE, _ROW_IN * len(rows) / height))
         _time_axis(ax, since, hours, zone)
         ax.set_ylim(len(rows) - 0.5, -0.5)
@@ -146,11 +158,13 @@ def day_png(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame) -
             [(k, KIND_COLOURS.get(k, OTHER_COLOUR), "") for k in kinds]
             + [("at the computer", ACTIVE_COLOUR, ""), ("away (AFK)", AWAY_COLOUR, "////")],
         )
-    return buf.getvalue()
+    return fig
 
 
-def week_png(days: Sequence[date], per_day: Mapping[date, Sequence[tuple[str, float]]]) -> bytes:
-    """Days + {day: [(activity, seconds)]} -> PNG bytes of one stacked bar of hours per day."""
+def week_figure(
+    days: Sequence[date], per_day: Mapping[date, Sequence[tuple[str, float]]]
+) -> Figure:
+    """Days + {day: [(activity, seconds)]} -> the figure of one stacked bar of hours per day."""
     totals: dict[str, float] = {}
     for d in days:
         for name, secs in per_day.get(d, ()):
@@ -161,7 +175,8 @@ def week_png(days: Sequence[date], per_day: Mapping[date, Sequence[tuple[str, fl
     # A block kind keeps its colour; any other activity takes the palette's by its rank.
     others = iter(PALETTE)
     colours = {n: KIND_COLOURS.get(n) or next(others) for n in named}
-    with _drawing(7.0, 3.2) as (fig, buf):
+    with _pinned():
+        fig = _figure(7.0, 3.2)
         ax = fig.add_axes((0.08, 0.16, 0.62, 0.74))
         x = list(range(len(days)))
         base = [0.0] * len(days)
@@ -201,25 +216,37 @@ def week_png(days: Sequence[date], per_day: Mapping[date, Sequence[tuple[str, fl
                 fontsize=7,
                 frameon=False,
             )
-    return buf.getvalue()
+    return fig
 
 
 @contextmanager
-def _drawing(width: float, height: float) -> Iterator[tuple[Figure, io.BytesIO]]:
-    """Size in inches -> a bare Agg figure under pinned fonts, saved into the buffer as PNG on exit."""
+def _pinned() -> Iterator[None]:
+    """-> a context with omoide's fonts and sizes, whatever the user's matplotlibrc says."""
     # Imported here: matplotlib takes about a second to import, and only a picture needs it.
     import matplotlib as mpl
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
 
-    buf = io.BytesIO()
     with mpl.rc_context(_RC), warnings.catch_warnings():
         # A name in a script DejaVu Sans lacks (CJK) draws as boxes; the warning says nothing new.
         warnings.filterwarnings("ignore", message="Glyph .* missing", category=UserWarning)
-        fig = Figure(figsize=(width, height), dpi=100)
-        FigureCanvasAgg(fig)
-        yield fig, buf
+        yield
+
+
+def _figure(width: float, height: float) -> Figure:
+    """Size in inches -> a bare figure on its own Agg canvas (no pyplot, no global backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig: Figure) -> bytes:
+    """Figure -> PNG bytes without the version stamp, so equal figures give equal bytes."""
+    buf = io.BytesIO()
+    with _pinned():
         fig.savefig(buf, format="png", metadata=PNG_METADATA)
+    return buf.getvalue()
 
 
 def _blocks_row(
