@@ -159,6 +159,14 @@ def test_block_labels_only_where_they_fit_never_cut() -> None:
     assert labels == ["working on warelay", "sync"]
 
 
+def test_a_block_of_an_instant_still_shows() -> None:
+    run = _block(DAY, (10, 30), (10, 30), "offline", "ran 8 km", "run")
+    ax = pictures.day_figure(DAY, TZ, [run], schemas.empty(schemas.EVENTS)).axes[0]
+    (path,) = ax.collections[0].get_paths()
+    assert (path.get_extents().x0, path.get_extents().x1) == pytest.approx((10.5, 10.6))
+    assert [t.get_text() for t in ax.get_legend().get_texts()][0] == "offline"
+
+
 def test_away_time_is_drawn_hatched_where_the_afk_watcher_said_away() -> None:
     blocks, events = _workday()
     ax = pictures.day_figure(DAY, TZ, blocks, events).axes[0]

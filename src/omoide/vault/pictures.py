@@ -59,6 +59,7 @@ ACTIVE_COLOUR = "#a6d96a"
 AWAY_COLOUR = "#bdbdbd"
 OTHER_COLOUR = "#cccccc"
 MAX_APPS = 8  # app rows on a day picture; the rest are left to the page's session list
+MIN_BLOCK_H = 0.1  # six minutes: about four pixels on the day's axis
 MAX_ACTIVITIES = 9  # named stacks on a week picture; the rest are summed as "other"
 _RC = {"font.family": "DejaVu Sans", "font.size": 8.0, "hatch.linewidth": 0.6}
 # The day picture's layout in inches: the rows' height grows with the apps shown.
@@ -109,7 +110,9 @@ def day_figure(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame
     active = spans(active_periods(aw, since, until))
     away = spans(_away(aw))
     apps = _app_spans(aw, active, since, hours)
-    shown = [(b, spans([(b.start, b.end)])) for b in blocks]
+    # A block of an instant (a timed note line: "10:30 ran 8 km") still shows, MIN_BLOCK_H wide.
+    widened = [(b.start, max(b.end, b.start + timedelta(hours=MIN_BLOCK_H))) for b in blocks]
+    shown = [(b, spans([span])) for b, span in zip(blocks, widened, strict=True)]
     shown = [(b, s) for b, s in shown if s]
     rows = ["blocks", "at the computer", *(name for name, _ in apps)]
     height = _TOP_IN + _BOTTOM_IN + _ROW_IN * len(rows)
