@@ -64,7 +64,7 @@ from omoide.vault.related import day_files, write_related
 from omoide.vault.retain_marks import write_marks
 
 # Bump when a step's logic changes, so cached reflections are recomputed.
-REFLECT_VERSION = f"{__version__}-5"  # -5: a relation told by its circle (work, family)
+REFLECT_VERSION = f"{__version__}-6"  # -6: relations with evidence, facts once, true evidence
 LLM_RETRY = dict(retries=2, retry_delay_seconds=exponential_backoff(backoff_factor=10))
 STORE_RETRY = dict(retries=1, retry_delay_seconds=10)
 
@@ -183,8 +183,9 @@ def reflect_entities(run: ReflectInputs) -> dict[str, Any]:
     entities = collect_entities(rows)
     only = entities_on(rows, run.days) if run.incremental else None
     people = people_in(rows, run.people, run.me)
-    views = entity_views(entities, rows, run.now, _traits(run.db_dir), only, people)
     found = load_validity(run.db_dir)
+    replaced = {m for m, v in found.items() if v.superseded_by}
+    views = entity_views(entities, rows, run.now, _traits(run.db_dir), only, people, replaced)
     # A full reflection sees every entity: one no memory mentions any more (forgotten) goes.
     full = not run.incremental
     slugs = [e.slug for e in entities]

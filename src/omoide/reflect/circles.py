@@ -6,16 +6,22 @@ The circle is read from what the records naming the person say and where they we
 English and Japanese:
 
 - family: a kinship word tied to the name ("my sister Mina", "Mina, my sister", "姉のミナ",
-  "ミナは妹"); one such record is enough, as nobody writes it of a colleague;
+  "ミナは妹"); one such record is enough, as nobody writes it of a colleague. The kin must be
+  the user's: "Peter's sister" names Peter's family, and a chat line Peter speaks ("Peter: my
+  sister says …") speaks of his, so neither makes Peter family;
 - colleague: a message in a work workspace (Slack: its refs are the only ones anchored
   `#ts=`, omoide.ingest.sources.slack), or work words in a record naming them (standup,
   sprint, review, release, migration, team, 会議, 打ち合わせ, ペアプロ …);
 - friend: a message in a personal messenger (WhatsApp, LINE, Telegram) without work words,
-  or social words in a record naming them (drinks, dinner, ramen, birthday, 飲み, ご飯 …).
+  or social words in a record naming them (drinks, dinner, ramen, birthday, helping them move,
+  飲み, ご飯 …). A time word ("last weekend") is no meeting: "Mina moved to Berlin last
+  weekend" says where she lives, not that the user saw her.
 
 Someone can be both a colleague and a friend: the circles are ranked, family first, then by
 how many records speak of each (colleague on a tie: drinks with the team are still work's
-circle); no evidence, no circle. Word lists are short and explicit: a circle nobody wrote
+circle); no evidence, no circle. `circles_held` keeps every circle that enough records speak
+of (family from one, another from MIN_RECORDS and at least MIN_SHARE of the first's count),
+so a colleague met for ramen and birthdays is both, and one stray word makes nobody a friend. Word lists are short and explicit: a circle nobody wrote
 down is not guessed.
 """
 
@@ -29,6 +35,10 @@ FAMILY, COLLEAGUE, FRIEND = "family", "colleague", "friend"
 CIRCLES = (FAMILY, COLLEAGUE, FRIEND)
 WORK_CHAT_KINDS = frozenset({"slack"})
 PERSONAL_CHAT_KINDS = frozenset({"whatsapp", "line", "telegram"})
+# A second circle is held when at least this many records, and this share of the first
+# circle's count, speak of it: one "dinner" among forty work records is no friendship.
+MIN_RECORDS = 3
+MIN_SHARE = 0.25
 _I = re.IGNORECASE
 
 _KIN = (
@@ -47,22 +57,42 @@ _WORK = re.compile(
 )
 _SOCIAL = re.compile(
     r"\b(?:drinks?|dinner|beers?|ramen|part(?:y|ies)|birthday|movies?|films?|concerts?|hik(?:e|ing)"
-    r"|trips?|vacation|holidays?|weekend|brunch|karaoke|wedding|game\s+night|hang\s+out|pub)\b"
-    r"|飲み|ご飯|夕飯|遊び|遊ぼ|遊ん|誕生日|映画|旅行|カラオケ|週末|結婚式|ラーメン|居酒屋",
+    r"|trips?|vacation|holidays?|brunch|karaoke|wedding|game\s+night|hang\s+out|pub|izakaya"
+    r"|lunch|coffee|housewarming|presents?|gifts?)\b"
+    r"|\bhelp(?:ed|ing|s)?\b[^.\n]{0,30}\bmov(?:e|ed|ing)\b|\bmoving\s+(?:boxes|day|van)\b"
+    r"|飲み|ご飯|夕飯|遊び|遊ぼ|遊ん|誕生日|映画|旅行|カラオケ|結婚式|ラーメン|居酒屋|引っ越しの手伝い",
     _I,
 )
 
 
-def _family(text: str, name: str) -> bool:
-    """A record + a name it holds -> does it tie a kinship word to that name?"""
+# A chat line's speaker label ("↑ Peter: …", "Aiko: …"), as the chat memories write them.
+_SPEAKER = re.compile(r"^\s*[↑↓]?\s*([^:\n]{1,40}):\s")
+
+
+def _family_line(line: str, name: str) -> bool:
+    """One line + a name it holds -> does it tie one of the user's kinship words to that name?"""
     n = re.escape(name)
     patterns = (
         rf"\bmy\s+(?:{_KIN})\s+@?{n}\b",
-        rf"(?<!\w)@?{n}\W{{1,3}}(?:is\s+|who\s+is\s+)?my\s+(?:{_KIN})\b",
+        # Apposition only ("Mina, my sister"): "Peter: my sister says" is Peter speaking.
+        rf"(?<!\w)@?{n}\s*(?:,|\(|\s[-–—])\s*(?:who\s+is\s+)?my\s+(?:{_KIN})\b",
+        rf"(?<!\w)@?{n}\s+is\s+my\s+(?:{_KIN})\b",
         rf"(?:{_KIN_JA})の{n}",
         rf"{n}(?:さん|ちゃん|くん)?(?:は|が|、)?(?:私の|僕の|俺の|うちの)?(?:{_KIN_JA})(?:です|だ|。|$)",
     )
-    return any(re.search(p, text, _I) for p in patterns)
+    return any(re.search(p, line, _I) for p in patterns)
+
+
+def _family(text: str, name: str) -> bool:
+    """A record + a name it holds -> does it tie the user's kinship word to that name?"""
+    for line in text.splitlines() or [text]:
+        speaker = _SPEAKER.match(line)
+        # What the person says of "my sister" is of their own sister, not of the user's.
+        if speaker and speaker.group(1).strip().lstrip("@").casefold() == name.casefold():
+            continue
+        if _family_line(line[speaker.end() :] if speaker else line, name):
+            return True
+    return False
 
 
 def circle_evidence(text: str, names: Iterable[str], chat_kind: str = "", ref: str = "") -> str:
@@ -81,6 +111,21 @@ def circles_of(evidence: Iterable[str]) -> list[tuple[str, int]]:
     order = {FAMILY: 0, COLLEAGUE: 1, FRIEND: 2}
     ranked = sorted(counts.items(), key=lambda kv: (kv[0] != FAMILY, -kv[1], order[kv[0]]))
     return [(c, n) for c, n in ranked if n]
+
+
+def circles_held(evidence: Iterable[str]) -> list[str]:
+    """The circles the records naming a person speak of -> every circle they are in, the first first (family from one record, the others from enough)."""
+    ranked = circles_of(evidence)
+    if not ranked:
+        return []
+    lead = max(n for c, n in ranked if c != FAMILY) if any(c != FAMILY for c, _ in ranked) else 0
+    held = [
+        c
+        for i, (c, n) in enumerate(ranked)
+        if c == FAMILY or i == 0 or (n >= MIN_RECORDS and n >= MIN_SHARE * lead)
+    ]
+    # Family or the first circle always; a lone other circle is held even from one record.
+    return held
 
 
 def circle_of(evidence: Iterable[str]) -> str:

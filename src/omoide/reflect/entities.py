@@ -185,13 +185,22 @@ def entity_rows(entity: Entity, by_id: Mapping[str, Row]) -> list[Row]:
     return [by_id[m] for m in entity.memory_ids if m in by_id]
 
 
-def key_facts(rows: Sequence[Row], k: int = KEY_FACTS) -> list[Row]:
-    """An entity's rows -> its k most important facts/digests (importance x confidence)."""
-    facts = [r for r in rows if r["kind"] in DERIVED_KINDS]
+def key_facts(rows: Sequence[Row], k: int = KEY_FACTS, replaced: Collection[str] = ()) -> list[Row]:
+    """An entity's rows (+ the ids of facts a later one replaced) -> its k most important facts/digests (importance x confidence), each text once, none replaced."""
+    # A replaced fact ("works on the payments team" once "moved to the platform team") is
+    # history, not what matters about them now.
+    gone = set(replaced)
+    facts = [r for r in rows if r["kind"] in DERIVED_KINDS and r["memory_id"] not in gone]
     # Newest first among equals; sorts are stable, so the secondary key goes first.
     facts.sort(key=lambda r: r["ts"], reverse=True)
     facts.sort(key=lambda r: float(r["importance"]) * float(r["confidence"]), reverse=True)
-    return facts[:k]
+    out, said = [], set()
+    for r in facts:
+        text = " ".join(str(r["content"]).casefold().split())
+        if text not in said:
+            said.add(text)
+            out.append(r)
+    return out[:k]
 
 
 def summary_text(entity: Entity, rel: Relationship | None = None) -> str:
@@ -254,8 +263,9 @@ def entity_views(
     traits: Mapping[str, float] | None = None,
     only: Collection[str] | None = None,
     people: Iterable[str] = (),
+    replaced: Collection[str] = (),
 ) -> list[EntityView]:
-    """Entities + memory rows + now (+ Big Five, the slugs wanted, the people's names) -> what each entity's page and row say."""
+    """Entities + memory rows + now (+ Big Five, the slugs wanted, the people's names, ids of replaced facts) -> what each entity's page and row say."""
     # Shared memories are counted over every entity, even when only some views are wanted.
     related = related_entities(entities)
     names = {e.slug: e.name for e in entities}
@@ -269,7 +279,7 @@ def entity_views(
             EntityView(
                 entity=ent,
                 rows=tuple(rows),
-                key_facts=tuple(key_facts(rows)),
+                key_facts=tuple(key_facts(rows, replaced=replaced)),
                 related=tuple((s, names.get(s, s), n) for s, n in related[ent.slug]),
                 relationship=rels[ent.slug],
                 summary=summary_text(ent, rels[ent.slug]),

@@ -94,7 +94,12 @@ def entity_report(
         "kinds": list(ent.kinds),
         "summary": summary_text(ent, rel),
         "relationship": rel.as_dict() if rel.is_person else None,
-        "key_facts": [_record(r) for r in key_facts(rows)],
+        "key_facts": [
+            _record(r)
+            for r in key_facts(
+                rows, replaced={m for m, v in (validity or {}).items() if v.superseded_by}
+            )
+        ],
         **_facts(rows, validity or {}),
         "timeline": [_record(r) for r in rows[max(len(rows) - limit, 0) :]],
         "related": [{"slug": s, "name": names[s], "shared": n} for s, n in related],

@@ -15,9 +15,13 @@ Only a person has a relationship (omoide.reflect.people decides who is one): a p
 project, an organisation, a bot and the user themself get NO_RELATIONSHIP, bond 0.
 
 aigpt's types measure closeness only, so a colleague one works with every day would read as a
-"friend". Where the records naming a person show the circle they come from
-(omoide.reflect.circles: a work workspace or work words -> colleague; a kinship word ->
-family), that circle is the type; the bond still says how close.
+"friend". Where the records naming a person show the circles they come from
+(omoide.reflect.circles: a work workspace or work words -> colleague; a kinship word of the
+user's -> family; meeting socially -> friend), those circles are the type, joined when there
+are several ("friend, colleague": a colleague met for ramen and birthdays), each with the
+memories that show it (`evidence`, cited on the entity page); the bond still says how close.
+`person_relations` reads them back as sets ({"peter": {"colleague", "friend"}}), with
+"other" for a person no circle names.
 
 One figure everywhere: the reflection computes each bond once, at its `now` and with the
 current Big Five, and stores it in the `entities` table beside the page it writes; the
@@ -29,6 +33,7 @@ reflection runs (every `omoide run`), not between two commands.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -37,7 +42,11 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from omoide.core.kinds import NO_RELATIONSHIP
-from omoide.reflect.circles import COLLEAGUE, FAMILY, circle_evidence, circle_of
+from omoide.reflect.circles import (
+    CIRCLES,
+    circle_evidence,
+    circles_held,
+)
 
 if TYPE_CHECKING:
     from omoide.reflect.entities import Entity
@@ -73,6 +82,10 @@ RECENCY_FLOOR = 0.5
 # Confidence 1 - exp(-n / 5): 0.18 after one interaction, 0.63 after 5, 0.86 after 10; a
 # smooth version of aigpt's table (0.2, 0.5, 0.8 at 1, 5, 10).
 CONFIDENCE_SCALE = 5.0
+EVIDENCE_PER_CIRCLE = 3  # memories cited for each circle on a page
+OTHER = "other"  # a person whom no circle names, as `person_relations` reports them
+# Own words first among a circle's evidence: a fact or note says it better than a chat turn.
+_EVIDENCE_KIND_RANK = {"W": 0, "B": 1, "note": 2, "chat": 3}
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,13 @@ class Relationship:
     bond_strength: float
     relationship_type: str
     confidence: float
+    # (circle, memory ids that show it), the first circle first; empty when no circle is read.
+    evidence: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def circles(self) -> tuple[str, ...]:
+        """-> the circles the relationship is in (colleague, friend, family), from its type."""
+        return circles_in(self.relationship_type)
 
     def as_dict(self) -> dict[str, Any]:
         """Relationship -> JSON-ready dict."""
@@ -130,11 +150,15 @@ def bond_strength(
 
 
 def relationship_type(
-    interaction_count: int, avg_importance: float, bond: float, circle: str = ""
+    interaction_count: int, avg_importance: float, bond: float, circle: str | Sequence[str] = ""
 ) -> str:
-    """Interactions, average importance, bond strength (+ the circle the evidence shows) -> one of RELATIONSHIP_TYPES, or the circle (colleague, family)."""
-    if circle in (COLLEAGUE, FAMILY):
-        return circle
+    """Interactions, average importance, bond strength (+ the circles the evidence shows) -> one of RELATIONSHIP_TYPES, or the circles joined ("friend, colleague")."""
+    circles = [circle] if isinstance(circle, str) else list(circle)
+    circles = [c for c in circles if c]
+    if circles:
+        # A friend's closeness is still the bond's: a close friend stays one.
+        close = CLOSE_FRIEND if bond >= CLOSE_FRIEND_MIN_BOND else FRIEND
+        return ", ".join(close if c == FRIEND else c for c in circles)
     if bond >= CLOSE_FRIEND_MIN_BOND:
         return CLOSE_FRIEND
     if bond >= FRIEND_MIN_BOND:
@@ -144,6 +168,17 @@ def relationship_type(
     if interaction_count >= REGULAR_CONTACT_MIN_COUNT:
         return REGULAR_CONTACT
     return DISTANT
+
+
+def circles_in(relationship_type: str) -> tuple[str, ...]:
+    """A stored relationship type ("friend, colleague", "close_friend", "acquaintance") -> the circles it names."""
+    out = []
+    for part in relationship_type.split(","):
+        part = part.strip()
+        part = FRIEND if part == CLOSE_FRIEND else part
+        if part in CIRCLES and part not in out:
+            out.append(part)
+    return tuple(out)
 
 
 def evidence_confidence(interaction_count: int) -> float:
@@ -163,9 +198,10 @@ def infer_relationship(
     last_seen: datetime,
     now: datetime,
     traits: Mapping[str, float] | None = None,
-    circle: str = "",
+    circle: str | Sequence[str] = "",
+    evidence: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> Relationship:
-    """Entity slug, importance of each memory with it, last time seen, now (+ Big Five, the circle the evidence shows) -> Relationship."""
+    """Entity slug, importance of each memory with it, last time seen, now (+ Big Five, the circles the evidence shows and its memory ids) -> Relationship."""
     n = len(importances)
     avg = float(sum(importances) / n) if n else 0.0
     days = _days_since(last_seen, now)
@@ -178,6 +214,7 @@ def infer_relationship(
         bond_strength=round(bond, 4),
         relationship_type=relationship_type(n, avg, bond, circle),
         confidence=round(evidence_confidence(n), 4),
+        evidence=tuple((c, tuple(ids)) for c, ids in evidence),
     )
 
 
@@ -211,17 +248,64 @@ def relationships_for(
     unique = memories.drop_duplicates("memory_id")
     importance = dict(zip(unique["memory_id"], unique["importance"].astype(float), strict=True))
     said = _said(unique)
+    kinds = dict(zip(unique["memory_id"], unique["kind"], strict=True)) if "kind" in unique else {}
     people = set(persons)
     out: dict[str, Relationship] = {}
     for ent in entities:
         values = [importance[m] for m in ent.memory_ids if m in importance]
         if ent.slug in people:
             names = (ent.name, *ent.aliases)
-            texts = [said[m] for m in ent.memory_ids if m in said]
-            circle = circle_of(circle_evidence(t, names, ref=ref) for t, ref in texts)
-            out[ent.slug] = infer_relationship(ent.slug, values, ent.last_seen, now, traits, circle)
+            read = [
+                (m, circle_evidence(said[m][0], names, ref=said[m][1]))
+                for m in ent.memory_ids
+                if m in said
+            ]
+            held = circles_held(c for _, c in read)
+            shown = [(c, _cited(c, read, importance, kinds, said)) for c in held]
+            out[ent.slug] = infer_relationship(
+                ent.slug, values, ent.last_seen, now, traits, held, shown
+            )
         else:
             out[ent.slug] = no_relationship(ent.slug, values, ent.last_seen, now)
+    return out
+
+
+def _words(text: str) -> frozenset[str]:
+    """A record's text -> its words of three letters or more, case-folded (to tell a repeat)."""
+    return frozenset(w.casefold() for w in re.findall(r"\w{3,}", text))
+
+
+def _cited(
+    circle: str,
+    read: Sequence[tuple[str, str]],
+    importance: Mapping[str, float],
+    kinds: Mapping[str, str],
+    said: Mapping[str, tuple[str, str]],
+) -> list[str]:
+    """A circle + (memory id, circle it shows) of a person's records -> the memory ids cited for it: own words and importance first, a repeated saying once."""
+    ids = [m for m, c in read if c == circle]
+    ids.sort(key=lambda m: (_EVIDENCE_KIND_RANK.get(kinds.get(m, ""), 9), -importance.get(m, 0.0)))
+    out: list[str] = []
+    seen: list[frozenset[str]] = []
+    for m in ids:
+        words = _words(said[m][0])
+        # "works on the payments team" three times, or with "this sprint" added, is one saying.
+        if any(words <= w or w <= words for w in seen):
+            continue
+        seen.append(words)
+        out.append(m)
+        if len(out) == EVIDENCE_PER_CIRCLE:
+            break
+    return out
+
+
+def person_relations(rows: pd.DataFrame) -> dict[str, set[str]]:
+    """Rows of the `entities` table -> {slug: relations} for each person: colleague, friend, family, or {"other"}."""
+    out: dict[str, set[str]] = {}
+    for slug, kind in zip(rows["slug"], rows["relationship_type"], strict=True):
+        if kind == NO_RELATIONSHIP:
+            continue
+        out[str(slug)] = set(circles_in(str(kind))) or {OTHER}
     return out
 
 

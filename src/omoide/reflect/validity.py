@@ -9,12 +9,15 @@ any other W fact, in order:
    `work` (team, job, company, joined, 異動, 転職, 入社 …), `store` (store, database,
    vectors, backend, 保存先 …) and `home` (lives, moved, flat, 住んで, 引っ越 …), checked
    in that order, so "moved to the platform team" is work and "moves its vectors to
-   LanceDB" is a store. Facts naming none of them match when they say "HEAD is/are/uses/
+   LanceDB" is a store. A search is no home: "Peter is looking for a flat" (looking for,
+   searching, viewing, applied for, 探して …) does not say where he lives, so it ends
+   no home fact. Facts naming none of them match when they say "HEAD is/are/uses/
    runs on VALUE" with the same head, a head that holds a word besides the entity's name
    ("Peter's favourite editor is Vim" / "… is Emacs"), or when their vectors are close
    (cosine ≥ SIMILAR_COSINE) and they share two key words besides the entity's name;
-3. the later one says something else: a restatement (the same words, or cosine ≥
-   RESTATED_COSINE) keeps the earlier fact standing.
+3. the later one says something else: a restatement (the same words, cosine ≥
+   RESTATED_COSINE, or the same key words give or take a qualifier: "Mina leads the
+   migration" / "… this sprint", with no negation in either) keeps the earlier fact standing.
 Then the later fact supersedes every earlier fact of that entity and attribute that still
 stands: `valid_to` is the later fact's time. With an LLM configured, the model judges
 each pair that shares an entity and is at least loosely alike (the rule's match or cosine
@@ -80,6 +83,17 @@ ATTRIBUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# A search for a home is not a home ("looking for a flat", "viewing a flat", "探している").
+_SEARCH = re.compile(
+    r"\b(?:look(?:s|ing)?\s+for|search(?:es|ing)?(?:\s+for)?|hunt(?:s|ing)?\s+for|house-?hunting"
+    r"|flat-?hunting|viewings?|applied\s+for|applies\s+for|wants?\s+to\s+move)\b|探し|探す|内見",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nor|longer|left|leaves|quit|stopped|former(?:ly)?)\b|n't|ない|辞め|やめ",
+    re.IGNORECASE,
+)
+QUALIFIER_WORDS = 2  # key words a restatement may add or drop ("this sprint", "new")
 _WORD = re.compile(r"\w{3,}")
 _COPULA = re.compile(r"^(?P<head>.+?)\s+(?:is|are|uses|runs on)\s+\S", re.IGNORECASE)
 _STOP = frozenset(
@@ -131,6 +145,9 @@ def attribute_of(text: str) -> str | None:
     """A fact's text -> the changing attribute it speaks of (work, store, home), or None."""
     for name, pattern in ATTRIBUTES:
         if pattern.search(text):
+            # A search names the home it looks for, not the one lived in.
+            if name == "home" and _SEARCH.search(text):
+                return None
             return name
     return None
 
@@ -169,9 +186,23 @@ def _head(fact: WFact) -> frozenset[str]:
     return frozenset(key_words(found.group("head"), fact.slugs)) if found else frozenset()
 
 
+def said_again(older: str, newer: str, slugs: frozenset[str]) -> bool:
+    """Two fact texts + their entities' slugs -> True when the later says the earlier again (same words, or the same key words give or take a qualifier)."""
+    if " ".join(older.casefold().split()) == " ".join(newer.casefold().split()):
+        return True
+    if _NEGATION.search(older) or _NEGATION.search(newer):
+        return False
+    a, b = key_words(older, slugs), key_words(newer, slugs)
+    small, big = sorted((a, b), key=len)
+    # One wording inside the other, a qualifier apart: never two values of one attribute.
+    return len(small) >= 2 and small <= big and len(big - small) <= QUALIFIER_WORDS
+
+
 def restates(older: WFact, newer: WFact) -> bool:
-    """Two W facts -> True when the later says the same as the earlier (same words, or nearly the same vector)."""
-    return older.said == newer.said or float(older.vector @ newer.vector) >= RESTATED_COSINE
+    """Two W facts -> True when the later says the same as the earlier (same words, nearly the same vector, or a qualifier apart)."""
+    if older.said == newer.said or float(older.vector @ newer.vector) >= RESTATED_COSINE:
+        return True
+    return said_again(older.content, newer.content, older.slugs | newer.slugs)
 
 
 def w_facts(rows: pd.DataFrame) -> list[WFact]:
@@ -278,3 +309,67 @@ def now_and_was(
         utc = v.valid_to.date().isoformat() if v.valid_to else "?"
         was.append(Replaced(r, str(by["day"]) if by is not None else utc, by))
     return now, was[::-1]
+
+
+@dataclass(frozen=True)
+class Saying:
+    """One distinct fact as a page shows it: every row that said it (oldest first), quoted once."""
+
+    rows: tuple[Mapping[str, Any], ...]
+
+    @property
+    def latest(self) -> Mapping[str, Any]:
+        """-> the last row that said it (its words are the ones quoted)."""
+        return self.rows[-1]
+
+    @property
+    def days(self) -> tuple[str, ...]:
+        """-> the distinct local days it was said, oldest first."""
+        return tuple(dict.fromkeys(str(r["day"]) for r in self.rows))
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of an attribute, once: what was said before (every saying), what replaced it, when."""
+
+    attribute: str  # work, home, store, ... ("" when the judge named none)
+    before: Saying
+    by: Mapping[str, Any] | None  # the replacing fact's row, when among the rows
+    until: str  # the local day of the replacing fact
+
+
+def _sayings(rows: Sequence[Mapping[str, Any]], slugs: frozenset[str]) -> list[Saying]:
+    """Rows (oldest first) + the entity's slugs -> one Saying per distinct fact, in order of its first saying."""
+    groups: list[list[Mapping[str, Any]]] = []
+    for r in rows:
+        text = str(r["content"])
+        home = next((g for g in groups if said_again(str(g[-1]["content"]), text, slugs)), None)
+        if home is None:
+            groups.append([r])
+        else:
+            home.append(r)
+    return [Saying(tuple(g)) for g in groups]
+
+
+def facts_and_changes(
+    rows: Sequence[Mapping[str, Any]],
+    validity: Mapping[str, Validity],
+    slugs: frozenset[str] = frozenset(),
+) -> tuple[list[Saying], list[Change]]:
+    """An entity's rows (oldest first) + validities (+ its slugs) -> its standing facts, each once, and its changes, each once (latest first)."""
+    now, was = now_and_was(rows, validity)
+    standing = _sayings(now, slugs)
+    # A fact said three times and replaced once is one change, not three.
+    by_end: dict[tuple[str, str], list[Replaced]] = {}
+    for old in was[::-1]:
+        v = validity[old.row["memory_id"]]
+        key = (old.until, str(v.superseded_by if old.by is None else old.by["memory_id"]))
+        by_end.setdefault(key, []).append(old)
+    changes = []
+    for group in by_end.values():
+        rows_before = sorted((o.row for o in group), key=lambda r: (str(r["day"]), str(r["ts"])))
+        attribute = validity[group[0].row["memory_id"]].attribute
+        for saying in _sayings(rows_before, slugs):
+            changes.append(Change(attribute, saying, group[0].by, group[0].until))
+    changes.sort(key=lambda c: (c.until, c.before.days[-1]), reverse=True)
+    return standing, changes
