@@ -279,7 +279,10 @@ def reflect_profile(run: ReflectInputs) -> dict[str, Any]:
     people = people_in(rows, run.people, run.me)
     cache = run.cache_dir / "profile.json"
     last = load_profile(cache)
-    profile, rebuilt = refresh_profile(last, rows, analyses, run.now, me=run.me, people=people)
+    replaced = {m for m, v in load_validity(run.db_dir).items() if v.superseded_by}
+    profile, rebuilt = refresh_profile(
+        last, rows, analyses, run.now, me=run.me, people=people, replaced=replaced
+    )
     if rebuilt:
         save_profile(cache, profile)
     people_rels = relationship_rows(read_entities(open_entities(run.db_dir)))

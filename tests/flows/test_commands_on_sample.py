@@ -244,7 +244,7 @@ def test_the_vault_and_entity_pages_keep_what_was_true(sample_two_days: Path) ->
     page = (sample_two_days / "vault/bank/entities/mina.md").read_text("utf-8")
     facts, was = page.split("## Facts")[1].split("### Was")
     assert "Mina moved to Berlin last weekend." in facts and "Hamburg" not in facts
-    assert "- until 2026-11-20, then “Mina moved to Berlin last weekend.”" in was
+    assert "→ “Mina moved to Berlin last weekend.” (20 November 2026)" in was
     assert "Mina lives in Hamburg." in was.split("## Timeline")[0]
     r = run_cli("entity", "@Mina", "--json", home=sample_two_days)
     report = json.loads(r.stdout)

@@ -28,10 +28,13 @@ from omoide.llm.fence import FENCE, fenced
 from omoide.memory.chat_evidence import own_text
 from omoide.memory.chat_window import is_context
 from omoide.profile.topics import row_topics, session_place
+from omoide.profile.trait_evidence import on_trait
+from omoide.profile.trait_evidence import trait_evidence as own_evidence
 
 TRAITS = BIG_FIVE_TRAITS
 Source = Literal["llm", "quiz", "offline"]
-OFFLINE_METHOD = "offline-v2"  # v2: search, sign-in and code hosts are no topics
+# v3: each trait's evidence is own words about it (omoide.profile.trait_evidence), never a title
+OFFLINE_METHOD = "offline-v3"
 # Part of LLM analysis ids: bump whenever the prompt or schema below changes.
 PROMPT_VERSION = "bigfive-2026-11-21.1"
 MAX_TEXTS = 80  # first-person texts per LLM prompt, so a small local model's context holds them
@@ -220,6 +223,8 @@ def llm_big_five(
         scores=BigFive(**{t: round(getattr(out, t), 4) for t in TRAITS}),
         confidence=round(out.confidence, 4),
         evidence=evidence,
+        # The model cites for all five at once: each trait shows those of its citations about it.
+        trait_evidence={t: on_trait(evidence, texts, t) for t in TRAITS},
         provenance={
             "prompt_version": PROMPT_VERSION,
             "texts": len(texts),
@@ -319,12 +324,11 @@ def offline_big_five(
         for topic in row_topics(row.kind, row.entities, str(row.content)):
             if is_topic(topic, excluded):
                 topics.setdefault(topic.casefold(), row.memory_id)
-    conscientious, c_signals, c_ids = _regularity(activity, tz)
+    conscientious, c_signals, _first_records = _regularity(activity, tz)
     share = len(social) / len(activity) if len(activity) else 0.0
     counts = {"warm": 0, "hostile": 0, "distress": 0, "calm": 0}
-    a_ids: list[str] = []
-    n_ids: list[str] = []
-    for text in own_texts(rows, me):
+    own = own_texts(rows, me)
+    for text in own:
         words = _words(text.text)
         hits = {
             "warm": sum(w in WARM for w in words),
@@ -333,10 +337,6 @@ def offline_big_five(
             "calm": sum(w in CALM for w in words),
         }
         counts = {k: counts[k] + v for k, v in hits.items()}
-        if hits["warm"] or hits["hostile"]:
-            a_ids.append(text.memory_id)
-        if hits["distress"] or hits["calm"]:
-            n_ids.append(text.memory_id)
     scores = {
         "openness": len(topics) / (len(topics) + TOPICS_HALF),
         "conscientiousness": conscientious,
@@ -344,14 +344,9 @@ def offline_big_five(
         "agreeableness": _lean(counts["warm"], counts["hostile"]),
         "neuroticism": _lean(counts["distress"], counts["calm"]),
     }
-    social_ids = social.sort_values(["importance", "ts"], ascending=[False, True])["memory_id"]
-    trait_evidence = {
-        "openness": _top(topics[k] for k in sorted(topics)),
-        "conscientiousness": c_ids,
-        "extraversion": _top(social_ids),
-        "agreeableness": _top(a_ids),
-        "neuroticism": _top(n_ids),
-    }
+    # The scores rest on the signals; what is quoted for a trait is own words about it (a
+    # session's window title speaks of no trait), so a trait may rest on signals alone.
+    trait_evidence = {t: own_evidence(own, t, MAX_EVIDENCE) for t in TRAITS}
     n = len(activity) + int(rows["kind"].isin(OWN_KINDS).sum())
     signals = {
         "records": n,

@@ -19,7 +19,7 @@ with its own evidence; sources are never averaged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -29,10 +29,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from omoide.core.files import write_text_if_changed
 from omoide.profile.bigfive import TRAITS, Analysis, is_topic, not_topics, own_texts
 from omoide.profile.topics import row_topics
+from omoide.profile.trait_evidence import on_trait
 
 REBUILD_NEW_MEMORIES = 10
 # Bump when what a build computes changes, so a cached profile is rebuilt at the next run.
-PROFILE_METHOD = "2"  # 2: no navigation or code hosts, no bots or conversations as interests
+PROFILE_METHOD = "3"  # 3: traits and values rest on own words about them; no replaced fact is key
 REBUILD_AFTER = timedelta(days=7)
 CURRENT_ORDER = ("quiz", "llm", "offline")
 KEY_KINDS_EXCLUDED = ("session", "digest")  # activity lines and day summaries are not "key"
@@ -49,13 +50,33 @@ VALUES: dict[str, frozenset[str]] = {
         "simplicity": "simple simpler simplicity minimal clean lean",
         "privacy": "privacy private local offline encrypt encrypted",
         "learning": "learn learned learning read reading study studied curious explore",
-        "health": "run ran running sleep slept walk gym yoga health healthy rest",
+        "health": "sleep slept walk walked walking gym yoga health healthy jog jogging swim swam"
+        " workout exercise exercised stretching",
         "connection": "friend friends family together team dinner visit call",
         "craft": "build built design ship shipped craft write wrote",
         "efficiency": "fast faster efficient speed quick automate automated",
         "creativity": "idea ideas create creative art music draw imagine",
     }.items()
 }
+
+
+# Running is health only as exercise: "ran 5 km", "went for a run", "running on the canal";
+# not "ran a LanceDB spike", "ran the tests" or "out of the running".
+_HEALTH_RUN = re.compile(
+    r"\b[Rr]an\s+(?:\d+(?:[.,]\d+)?\s*(?:km|k|mi|miles?|kilometres?|kilometers?)\b|a\s+(?:marathon"
+    r"|half|race|\d+\s*k)\b|(?:in|on|along|around|through)\s+(?:the\s+)?(?!tests?\b|ci\b)[A-Z])"
+    r"|\b[Ww]ent\s+(?:for\s+a\s+)?(?:run|jog)\b|\b(?:my|a|morning|evening|long|easy)\s+run\b"
+    r"|(?<!the\s)\b[Rr]unning\s+(?:\d|in\b|on\b|along\b|around\b|club\b|shoes\b)"
+    r"|ジョギング|ランニング|走った|走る",
+)
+
+
+def value_cues(value: str, text: str) -> bool:
+    """A value's name + a B/O fact's text -> does the text speak of that value?"""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    if words & VALUES.get(value, frozenset()):
+        return True
+    return value == "health" and _HEALTH_RUN.search(text) is not None
 
 
 class ProfileState(BaseModel):
@@ -171,18 +192,21 @@ def core_values(memories: pd.DataFrame, k: int = 5) -> list[Weighted]:
     weights: dict[str, float] = {}
     ids: dict[str, list[tuple[float, str]]] = {}
     for row in memories[memories["kind"].isin(["B", "O"])].itertuples(index=False):
-        words = set(re.findall(r"[a-z]+", str(row.content).lower()))
         w = float(row.importance) * float(row.confidence)
-        for value, cues in VALUES.items():
-            if words & cues:
+        for value in VALUES:
+            if value_cues(value, str(row.content)):
                 weights[value] = weights.get(value, 0.0) + w
                 ids.setdefault(value, []).append((w, row.memory_id))
     return _ranked(weights, ids, k)
 
 
-def key_memories(memories: pd.DataFrame, now: datetime, k: int = 10) -> list[str]:
-    """Memory rows -> top-k ids by importance × confidence × strength (age decay if no column)."""
+def key_memories(
+    memories: pd.DataFrame, now: datetime, k: int = 10, replaced: Collection[str] = ()
+) -> list[str]:
+    """Memory rows (+ ids of facts a later one replaced) -> top-k ids by importance × confidence × strength (age decay if no column), none replaced."""
     rows = memories[~memories["kind"].isin(KEY_KINDS_EXCLUDED)]
+    # "Peter works on the payments team" once he moved to the platform team is history.
+    rows = rows[~rows["memory_id"].isin(set(replaced))]
     if rows.empty:
         return []
     if "strength" in rows.columns:
@@ -201,22 +225,29 @@ def build_profile(
     now: datetime,
     me: Iterable[str] = (),
     people: Iterable[str] = (),
+    replaced: Collection[str] = (),
 ) -> IntegratedProfile:
-    """Memory rows + analyses + now -> a freshly built integrated profile."""
+    """Memory rows + analyses + now (+ the user's names, people, ids of replaced facts) -> a freshly built integrated profile."""
     me = list(me)
     current = current_analysis(analyses)
+    own = own_texts(memories, me)
     traits: list[Weighted] = []
     if current is not None:
         scores = current.scores.as_dict()
         top = sorted(TRAITS, key=lambda t: (-scores[t], TRAITS.index(t)))[:3]
         evidence = current.evidence
+        # Whatever analysis is current (one stored before this rule too), a trait shows only
+        # own words about it: never a window title or another trait's text.
         traits = [
-            Weighted(name=t, weight=scores[t], evidence=current.trait_evidence.get(t, evidence))
+            Weighted(
+                name=t,
+                weight=scores[t],
+                evidence=on_trait(current.trait_evidence.get(t, evidence), own, t),
+            )
             for t in top
         ]
     # People (chat speakers, the user, names the caller knows) are relationships, not topics.
     excluded = not_topics(memories, me, list(people))
-    own = own_texts(memories, me)
     days = memories["day"].nunique() if len(memories) else 0
     basis = {
         "own_texts": float(len(own)),
@@ -238,7 +269,7 @@ def build_profile(
         dominant_traits=traits,
         core_interests=core_interests(memories, excluded),
         core_values=core_values(memories),
-        key_memories=key_memories(memories, now),
+        key_memories=key_memories(memories, now, replaced=replaced),
         data_quality=round(min(1.0, quality), 4),
         quality_basis=basis,
     )
@@ -251,12 +282,13 @@ def refresh_profile(
     now: datetime,
     me: Iterable[str] = (),
     people: Iterable[str] = (),
+    replaced: Collection[str] = (),
 ) -> tuple[IntegratedProfile, bool]:
-    """Cached profile + inputs -> (profile, rebuilt?): rebuilt only when a trigger fired."""
+    """Cached profile + inputs (+ ids of replaced facts) -> (profile, rebuilt?): rebuilt only when a trigger fired."""
     latest = max((a.analyzed_at for a in analyses), default=None)
     if last is not None and not needs_rebuild(last.state, len(memories), latest, now):
         return last, False
-    return build_profile(memories, analyses, now, me, people), True
+    return build_profile(memories, analyses, now, me, people, replaced), True
 
 
 def load_profile(path: Path) -> IntegratedProfile | None:

@@ -72,10 +72,35 @@ def _source_section(
             lines.append(f"{head} — rests on the user's own answers to this factor's 10 IPIP items")
             continue
         ids = a.trait_evidence.get(trait)
-        lines += _rests_on(head, ids if ids is not None else a.evidence, cites, page_dir)
-    if signals:
-        lines += ["", "Signals: " + ", ".join(f"{k} {v}" for k, v in signals.items())]
+        none = "the signals below only: none of the user's own words speaks of it"
+        lines += _rests_on(
+            head,
+            ids if ids is not None else a.evidence,
+            cites,
+            page_dir,
+            none=none if signals else "no memories: no evidence, the neutral default",
+        )
+    shown = signal_text(signals)
+    if shown:
+        lines += ["", "Signals: " + shown]
     return [*lines, ""]
+
+
+# Signals that measure a spread: at 0 they say every value was the same, which is told.
+_SPREADS = {"start_hour_sd": "every active day started at the same hour"}
+
+
+def signal_text(signals: Mapping[str, Any]) -> str:
+    """An analysis's signals -> `name value, …`: one with no value left out, a spread of 0 explained."""
+    out = []
+    for name, value in signals.items():
+        if value is None:
+            continue
+        if name in _SPREADS and value == 0:
+            out.append(f"{name} 0 ({_SPREADS[name]}, so it tells no habit)")
+            continue
+        out.append(f"{name} {value}")
+    return ", ".join(out)
 
 
 def _history(analyses: Sequence[Analysis]) -> list[str]:

@@ -102,7 +102,12 @@ def test_offline_estimate_is_bounded_low_confidence_and_cites_inputs():
     ids = set(MEMORIES["memory_id"])
     assert set(analysis.evidence) <= ids
     assert set(analysis.trait_evidence) == set(TRAITS)
-    assert analysis.trait_evidence["extraversion"] == ["c1", "s2"]  # chat, then a Slack session
+    # Evidence is own words about the trait: a Slack session's title is none, and no own
+    # text here speaks of meeting people, so extraversion rests on its signals alone.
+    assert analysis.trait_evidence["extraversion"] == []
+    assert analysis.trait_evidence["agreeableness"] == ["n1", "c1"]  # grateful, thanks
+    assert analysis.trait_evidence["neuroticism"] == ["n1"]  # calm
+    assert not {"s1", "s2"} & set(analysis.evidence)
     signals = analysis.provenance["signals"]
     assert signals["people"] == 1  # Peter; Aiko is the user
     # warelay, the project github.com's titles name (the code host is no topic); an app like
