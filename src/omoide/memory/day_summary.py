@@ -32,6 +32,17 @@ class Highlight:
     refs: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class DayLine:
+    """A line the person wrote, decided or was told that day: local time ("" when untimed), kind, who spoke, text, ref."""
+
+    at: str  # local "HH:MM"; "" for a note paragraph without a time of its own
+    kind: str  # "wrote" (a note line), "decided", "said" (own message), "told" (someone else's message)
+    who: str  # the other person of a message ("" for a note line)
+    text: str
+    refs: tuple[str, ...] = ()
+
+
 @dataclass
 class DaySummary:
     """The day's digest: narrative, highlights, time per activity, facts; and who wrote it."""
@@ -43,6 +54,10 @@ class DaySummary:
     highlights: list[Highlight] = field(default_factory=list)
     time_by_activity: list[tuple[str, float]] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
+    lines: list[DayLine] = field(
+        default_factory=list
+    )  # what was written, decided and told, in time order
+    tz: str = "UTC"  # the zone the page shows local times in
     refs: tuple[str, ...] = ()  # every record the digest was made from
     llm_calls: int = 0
     cached_calls: int = 0

@@ -5,19 +5,24 @@ What it rests on:
   (`omoide.memory.active_time`: window time not AFK, a browser's focused time split into the
   sites its web events show; browser-history visits carry no duration and add nothing);
 - the timeline: first and last activity and the number of sessions;
-- highlights: an extractive ranking (centroid method, Radev et al. 2004): every note
-  paragraph, chat message and session title is a candidate; each is a TF-IDF vector over
-  the day's candidates, the day's centroid weights session titles by the minutes spent on
-  them, and candidates are ranked by cosine to the centroid; near-duplicates (term
-  Jaccard > 0.5) are skipped; a quota per kind keeps the user's own notes in front of the
-  page titles they passed by (up to 3 notes, 1 chat message, 2 titles, topped up from the
-  overall ranking when a kind has fewer); terms are words of 3+ letters, and character
-  bigrams in Chinese, Japanese and Korean (`omoide.memory.terms`), so that unspaced text
-  has terms at all; a note or chat message needs about 3 words to be a candidate and a
-  title 2, where two CJK characters count as one word; a highlight shows the first
-  HIGHLIGHT_WORDS (40) words of its text, or HIGHLIGHT_CJK (80) characters of Japanese or
-  Chinese, "…" where cut: it points to the record it cites, which holds the text whole (an
-  AI assistant's replies of ~300 words made a day's digest 2,000 words long);
+- the day's shape: with its activity blocks (`omoide.memory.blocks`), how many, their span and
+  the longest of them with whom; without blocks, the first and last activity and the number
+  of sessions;
+- highlights: things done, decided, written or said, by an extractive ranking (centroid
+  method, Radev et al. 2004): every note paragraph and every chat message of a person (not an
+  assistant's reply) is a candidate, and a window or page title never is (it is what was on
+  the screen, not what was done); each is a TF-IDF vector over the day's texts, the day's
+  centroid also takes the session titles, weighted by the minutes spent on them, so what the
+  day was spent on still pulls the ranking; candidates are ranked by cosine to the centroid;
+  near-duplicates (term Jaccard > 0.5) are skipped; a quota per kind keeps the user's own
+  notes in front of chat messages (up to 3 notes, 1 chat message, topped up from the overall
+  ranking when a kind has fewer); terms are words of 3+ letters, and character bigrams in
+  Chinese, Japanese and Korean (`omoide.memory.terms`), so that unspaced text has terms at
+  all; a note or chat message needs about 3 words to be a candidate, where two CJK
+  characters count as one word; a highlight shows the first HIGHLIGHT_WORDS (40) whole words
+  of its text, or HIGHLIGHT_CJK (80) characters of Japanese or Chinese, "…" where cut: it
+  points to the record it cites, which holds the text whole (an AI assistant's replies of
+  ~300 words made a day's digest 2,000 words long);
 - the people and projects the notes and chats name.
 Facts come only from what the notes state explicitly (`## Retain`), added by summarize.
 """
@@ -33,14 +38,18 @@ from datetime import date, datetime
 
 import pandas as pd
 
-from omoide.core.kinds import ASSISTANT_CHAT_KINDS
+from omoide.core.kinds import ASSISTANT_CHAT_KINDS, BOT_SPEAKERS
 from omoide.memory.active_time import Spent, active_time, time_by_activity
+from omoide.memory.blocks import Block
 from omoide.memory.chat_window import cut
+from omoide.memory.day_story import blocks_sentence, people_of
 from omoide.memory.day_summary import DaySummary, Highlight
 from omoide.memory.records import activity_sessions
 from omoide.memory.terms import has_cjk, terms, word_count
 
-DIGEST_MODEL = "extractive-digest-v2"  # v2: highlights cut to their first 40 words
+DIGEST_MODEL = (
+    "extractive-digest-v3"  # v3: blocks tell the day; a window title is never a highlight
+)
 N_HIGHLIGHTS = 6
 HIGHLIGHT_WORDS = 40
 HIGHLIGHT_CJK = 80
@@ -64,6 +73,8 @@ def _candidates(events: pd.DataFrame, sessions: pd.DataFrame) -> list[_Candidate
     """Events + sessions -> highlight candidates with the refs each stands for."""
     out: list[_Candidate] = []
     for e in events[events["event_type"].isin(["note", "chat"])].itertuples(index=False):
+        if e.event_type == "chat" and str(e.actor or "").casefold() in BOT_SPEAKERS:
+            continue  # an assistant's reply is not something the person did or was told
         if word_count(str(e.text)) >= 3:
             kind = "note" if e.event_type == "note" else "chat"
             out.append(_Candidate(kind, str(e.text).strip(), (e.source_ref,), 1.0))
@@ -158,8 +169,9 @@ def embedded_digest(
     day_name: str,
     tz: str,
     bounds: tuple[datetime, datetime],
+    blocks: Sequence[Block] = (),
 ) -> DaySummary:
-    """A day's sanitized events and sessions + its UTC bounds -> an extractive DaySummary, no model involved."""
+    """A day's sanitized events, sessions + its UTC bounds (+ its activity blocks) -> an extractive DaySummary, no model involved."""
     act = activity_sessions(sessions)
     spent = time_by_activity(events, N_ACTIVITIES, *bounds)
     top = rank_highlights(_candidates(events, sessions))
@@ -167,18 +179,24 @@ def embedded_digest(
     at = active_time(events, *bounds)
     if at.basis != "none":
         parts.append(f"{_duration(at.seconds)} {_at_computer(at)}.")
-    if len(act):
+    if blocks:
+        parts.append(_capital(blocks_sentence(blocks, tz)))
+        with_whom = people_of(blocks)
+        if with_whom:
+            parts.append(f"With {_join(with_whom)}.")
+    elif len(act):
         first = pd.Timestamp(act["start"].min()).tz_convert(tz).strftime("%H:%M")
         last = pd.Timestamp(act["end"].max()).tz_convert(tz).strftime("%H:%M")
         parts.append(f"{len(act)} activity sessions between {first} and {last}.")
-        if at.basis == "none":
-            parts.append(
-                "No ActivityWatch data: time spent is not known (history visits carry no duration)."
-            )
-    if spent:
+    if (blocks or len(act)) and at.basis == "none":
+        parts.append(
+            "No ActivityWatch data: time spent is not known (history visits carry no duration)."
+        )
+    # With blocks the longest of them say where the day went; ### Time keeps the apps.
+    if spent and not blocks:
         named = [f"{name} ({_duration(secs)})" for name, secs in spent[:3]]
         parts.append("Most time went to " + _join(named) + ".")
-    names = _mentioned(events)
+    names = [n for n in _mentioned(events) if n not in set(people_of(blocks))]
     if names:
         parts.append("Mentioned: " + ", ".join(names) + ".")
     n_notes = int((events["event_type"] == "note").sum())
@@ -204,6 +222,11 @@ def _gist(text: str) -> str:
     if has_cjk(line) and len(line) > HIGHLIGHT_CJK:
         return line[:HIGHLIGHT_CJK].rstrip() + "…"
     return line
+
+
+def _capital(sentence: str) -> str:
+    """A sentence -> its first letter upper case."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _at_computer(at: Spent) -> str:
@@ -234,6 +257,12 @@ _DAY_SENTENCES = (
         r"(?P<sessions>\d+) activity sessions between (?P<start>\d\d:\d\d) and (?P<end>\d\d:\d\d)\.",
     ),
     (
+        "blocks",
+        r"(?P<blocks>\d+) blocks? between (?P<bstart>\d\d:\d\d) and (?P<bend>\d\d:\d\d)"
+        r"(?:; the longest: (?P<longest>.+?\)))?\.",
+    ),
+    ("with", r"With (?P<with>[^.]+?)\."),
+    (
         "no_aw",
         r"No ActivityWatch data: time spent is not known \(history visits carry no duration\)\.",
     ),
@@ -253,8 +282,12 @@ class DayFigures:
     day: date
     active: float | None = None  # seconds; None: the summary names no ActivityWatch time
     measured: str = ""  # "not AFK"; "window": no AFK data took the away time off; "": not said
-    sessions: int = 0
+    sessions: int = 0  # activity blocks when the page has them, else activity sessions
     span: tuple[str, str] | None = None  # first and last activity, "HH:MM"
+    longest: tuple[
+        tuple[str, float], ...
+    ] = ()  # the longest blocks, what they were and their active time
+    people: tuple[str, ...] = ()  # whom the day's blocks were with
     spent: tuple[tuple[str, float], ...] = ()
     mentioned: tuple[str, ...] = ()
     written: tuple[int, int] | None = None  # note paragraphs, chat messages
@@ -308,13 +341,31 @@ def day_figures(summary: str) -> DayFigures | None:
     sessions = found.get("sessions")
     written = found.get("written")
     mentioned = found.get("mentioned")
+    blocks = found.get("blocks")
+    longest = spent_of(blocks["longest"]) if blocks and blocks["longest"] else ()
+    if blocks:
+        sessions = None
+    with_whom = found.get("with")
     return DayFigures(
         day=date.fromisoformat(found["day"]["day"]),
         active=seconds_of(active["active"]) if active else None,
         measured=_MEASURED.get(active["how"], "") if active else "",
-        sessions=int(sessions["sessions"]) if sessions else 0,
-        span=(sessions["start"], sessions["end"]) if sessions else None,
+        sessions=int(blocks["blocks"]) if blocks else int(sessions["sessions"]) if sessions else 0,
+        span=(blocks["bstart"], blocks["bend"]) if blocks else _span(sessions),
+        longest=longest or (),
+        people=_names(with_whom["with"]) if with_whom else (),
         spent=spent,
         mentioned=tuple(mentioned["mentioned"].split(", ")) if mentioned else (),
         written=(int(written["notes"]), int(written["chats"])) if written else None,
     )
+
+
+def _span(sessions: re.Match[str] | None) -> tuple[str, str] | None:
+    """The sessions sentence's match -> its first and last activity."""
+    return (sessions["start"], sessions["end"]) if sessions else None
+
+
+def _names(listed: str) -> tuple[str, ...]:
+    """ "a, b and c" -> ("a", "b", "c")."""
+    head, _, last = listed.rpartition(" and ")
+    return (*(n for n in head.split(", ") if n), last) if head else (listed,)

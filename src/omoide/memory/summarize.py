@@ -1,7 +1,10 @@
 """summarize: a day's sanitized events and sessions -> DaySummary (map-reduce with an LLM, or the embedded digest).
 
 Map: the day's items (activity sessions, note paragraphs, chat messages, retained lines),
-cut into chunks by a token budget, each become cited bullets. Reduce: the bullets become
+cut into chunks by a token budget, each become cited bullets. When the day has activity
+blocks (`omoide.memory.blocks`) the model is fed them instead of the sessions: each block's
+line with the note and chat lines written during it, a block never split across chunks
+(`omoide.memory.day_story_items`). Reduce: the bullets become
 the digest (summary, highlights) and facts; when the bullets themselves exceed the budget
 they are condensed in rounds first. Every fact must cite items and be grounded in them
 (`omoide.memory.grounding`); anything else is dropped, and so is a highlight not grounded in
@@ -13,17 +16,21 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 
 import pandas as pd
 
 from omoide.core.days import day_bounds
+from omoide.core.kinds import OWN_SPEAKER
 from omoide.core.tokens import count_tokens
 from omoide.llm.base import LLM
 from omoide.llm.cache import CachedLLM
 from omoide.memory.active_time import time_by_activity
+from omoide.memory.blocks import Block
 from omoide.memory.chunks import chunks, day_items, day_label, refs_of
+from omoide.memory.day_story import day_lines, is_window_title, window_titles
+from omoide.memory.day_story_items import block_chunks, block_items
 from omoide.memory.day_summary import DaySummary, Fact, Highlight, fact_id, retained_facts
 from omoide.memory.extractive_digest import N_ACTIVITIES, embedded_digest
 from omoide.memory.grounding import instruction, ungrounded
@@ -49,19 +56,23 @@ def summarize_day(
     tz: str,
     llm: LLM | None,
     chunk_tokens: int = 1500,
+    blocks: Sequence[Block] = (),
+    me: Collection[str] = (OWN_SPEAKER,),
 ) -> DaySummary:
-    """Events + sessions of a day (+ an LLM or None) -> its DaySummary with facts and time per activity."""
+    """Events + sessions of a day (+ an LLM or None, its activity blocks, the person's names) -> its DaySummary with facts, time per activity and what was written and told."""
     retained = retained_facts(events)
     bounds = day_bounds(day, tz)
     if llm is None:
-        out = embedded_digest(events, sessions, day_label(day), tz, bounds)
+        out = embedded_digest(events, sessions, day_label(day), tz, bounds, blocks)
     else:
-        out = _llm_digest(events, sessions, day, tz, llm, chunk_tokens)
+        out = _llm_digest(events, sessions, day, tz, llm, chunk_tokens, blocks)
         # The same arithmetic as the embedded digest: the model does not count time.
         out.time_by_activity = time_by_activity(events, N_ACTIVITIES, *bounds)
         if isinstance(llm, CachedLLM):
             out.llm_calls, out.cached_calls = llm.calls, llm.hits
     out.day = day.isoformat()
+    out.tz = tz
+    out.lines = day_lines(events, bounds[0], tz, me)
     out.facts = retained + out.facts
     log.info(
         "summarize %s: %s, %d fact(s) (%d retained), %d llm call(s), %d cached",
@@ -76,14 +87,26 @@ def summarize_day(
 
 
 def _llm_digest(
-    events: pd.DataFrame, sessions: pd.DataFrame, day: date, tz: str, llm: LLM, budget: int
+    events: pd.DataFrame,
+    sessions: pd.DataFrame,
+    day: date,
+    tz: str,
+    llm: LLM,
+    budget: int,
+    blocks: Sequence[Block] = (),
 ) -> DaySummary:
-    """Map-reduce over the day's items with an LLM -> DaySummary (facts cite items)."""
-    items = day_items(events, sessions, tz)
+    """Map-reduce over the day's items (its blocks' when it has them) with an LLM -> DaySummary (facts cite items)."""
+    if blocks:
+        groups = block_items(events, blocks, tz)
+        items = [i for g in groups for i in g]
+        parts = block_chunks(groups, budget)
+    else:
+        items = day_items(events, sessions, tz)
+        parts = chunks(items, budget)
     by_label = {i.label: i for i in items}
     name = day_label(day)
     bullets: list[Bullet] = []
-    for chunk in chunks(items, budget):
+    for chunk in parts:
         bullets += llm.generate(SYSTEM, map_prompt(name, chunk), ChunkNotes).bullets
     bullets = [
         b.model_copy(update={"items": [x for x in b.items if x in by_label]}) for b in bullets
@@ -97,7 +120,13 @@ def _llm_digest(
     facts, dropped = _cited_facts(digest, by_label, day)
     everything = [i.text for i in items]
     highlights = [h.strip() for h in digest.highlights if h.strip()]
-    grounded = [h for h in highlights if ungrounded(h, everything) is None]
+    titles = window_titles(sessions)
+    # A highlight is something done, decided, written or said: never a window title.
+    grounded = [
+        h
+        for h in highlights
+        if ungrounded(h, everything) is None and not is_window_title(h, titles)
+    ]
     summary = _without_orders(digest.summary)
     dropped += len(highlights) - len(grounded)
     if dropped:

@@ -3,8 +3,14 @@
 A daily file is YAML front matter, then the user's own text, then one omoide block:
 
     <!-- omoide:begin ... -->
-    ## Summary / ### Highlights / ### Time / ## Sessions / ## Retain
+    ## Summary / ### Timeline / ### Written, decided and told / ### Highlights / ### Time
+    ## Sessions / ## Retain
     <!-- omoide:end -->
+
+The summary says the day's shape; the timeline shows the day's picture (a file beside the
+page) and its activity blocks in order; then what the person wrote, decided and was told,
+each line citing its record (`omoide.vault.day_sections`); the highlights; time per
+activity; the session list, still cited; the retained facts. docs/day-pages.md tells it.
 
 Each `## Retain` line says how its fact is known and ends with a block id; a line a later
 fact replaced keeps the reflection's mark (`omoide.vault.retain_marks`).
@@ -26,8 +32,10 @@ import yaml
 
 from omoide.core.files import write_text_atomic
 from omoide.core.markers import BEGIN, END, is_begin, is_end
+from omoide.memory.blocks import Block
 from omoide.memory.day_summary import DaySummary, Fact
 from omoide.memory.memory_types import told_by
+from omoide.vault.day_sections import timeline, told
 from omoide.vault.retain_marks import block_id, carried_marks, type_label
 
 OWNED_KEYS = ("date", "tags", "backend", "model")
@@ -78,12 +86,20 @@ def _cite(refs: Sequence[str]) -> str:
 
 
 def render_block(
-    summary: DaySummary, sessions: Sequence[tuple[str, str]], digest_id: str
+    summary: DaySummary,
+    sessions: Sequence[tuple[str, str]],
+    digest_id: str,
+    blocks: Sequence[Block] = (),
+    picture: str | None = None,
 ) -> tuple[list[str], dict[str, int]]:
-    """Summary + (memory_id, session line) pairs -> block lines and each memory's 0-based offset."""
+    """Summary + (memory_id, session line) pairs (+ the day's blocks, its picture's file name) -> block lines and each memory's 0-based offset."""
     lines = [BEGIN, "## Summary", ""]
     at: dict[str, int] = {digest_id: len(lines)}
     lines += [_one_line(summary.summary), ""]
+    shown, offsets = timeline(blocks, summary.tz, picture)
+    at.update({mid: len(lines) + off for mid, off in offsets.items()})
+    lines += shown
+    lines += told(summary.lines)
     if summary.highlights:
         lines += ["### Highlights", ""]
         lines += [f"- {_one_line(h.text)}" for h in summary.highlights]
@@ -175,9 +191,14 @@ def around_block(body: list[str]) -> tuple[list[str], list[str]]:
 
 
 def write_daily(
-    vault_dir: Path, summary: DaySummary, sessions: Sequence[tuple[str, str]], digest_id: str
+    vault_dir: Path,
+    summary: DaySummary,
+    sessions: Sequence[tuple[str, str]],
+    digest_id: str,
+    blocks: Sequence[Block] = (),
+    picture: str | None = None,
 ) -> VaultWrite:
-    """Day summary -> vault/memory/DAY.md (only omoide's parts replaced); lines of each memory."""
+    """Day summary + session lines (+ its blocks, the picture's file name beside the page) -> vault/memory/DAY.md (only omoide's parts replaced); lines of each memory."""
     path = memory_path(vault_dir, summary.day)
     old_text = path.read_text(encoding="utf-8") if path.exists() else ""
     front, body = split_front_matter(old_text.splitlines())
@@ -188,7 +209,7 @@ def write_daily(
         "model": summary.model,
     }
     head = ["---", *merge_front_matter(front, owned), "---"]
-    block, offsets = render_block(summary, sessions, digest_id)
+    block, offsets = render_block(summary, sessions, digest_id, blocks, picture)
     before, after = around_block(body)
     # Marks the reflection put on replaced facts stay until it changes them.
     block = carried_marks(body, block)
