@@ -11,6 +11,10 @@ citations into the main block never shift:
     - [[2026-11-20]] — … (score 0.75)
     <!-- omoide:related:end -->
 
+A link never pairs a sentence with itself: when its two quotes are one sentence (or nearly,
+NEAR_COPY of their words shared) the line says it was written on both days, and a link whose
+two sides are one record is not written.
+
 `write_related` computes no links: days not given keep their outgoing lines as written,
 and the backlinks of every file are re-derived from all outgoing lines in the vault. So a
 backlink never triggers linking of its target (no chain reaction), links stay
@@ -39,11 +43,41 @@ _LINK = re.compile(r"^- \[\[(\d{4}-\d{2}-\d{2})\]\](.*)$")
 _DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 
 
-def link_line(link: DayLink) -> str:
-    """Link -> its Markdown list line."""
+# Two quotes sharing this share of their words are one sentence said twice, not a pair.
+NEAR_COPY = 0.8
+_WORD = re.compile(r"\w+")
+
+
+def near_copies(a: str, b: str) -> bool:
+    """Two quoted sentences -> whether one is the other, or nearly (word Jaccard >= NEAR_COPY)."""
+    x, y = set(_WORD.findall(a.casefold())), set(_WORD.findall(b.casefold()))
+    if not x or not y:
+        return a.strip() == b.strip()
+    return len(x & y) / len(x | y) >= NEAR_COPY
+
+
+def shown_reason(link: DayLink) -> str | None:
+    """Link -> the reason its line gives (a sentence found on both days said once), or None when it joins a record to itself."""
+    if link.day == link.target or link.memory_ids[0] == link.memory_ids[1]:
+        return None
+    if link.sources[0] and link.sources[0] == link.sources[1]:
+        return None
+    why, sep, quotes = link.reason.rpartition("; ")
+    mine, tilde, theirs = quotes.partition(" ~ ")
+    if not tilde or not near_copies(mine, theirs):
+        return link.reason
+    said = f"{mine} written on both days"
+    return f"{why}{sep}{said}" if sep else said
+
+
+def link_line(link: DayLink) -> str | None:
+    """Link -> its Markdown list line (None for a link that pairs a record with itself)."""
+    reason = shown_reason(link)
+    if reason is None:
+        return None
     cite = ", ".join(f"`{s}`" for s in dict.fromkeys(link.sources) if s)
     tail = f" — from {cite}" if cite else ""
-    return f"- [[{link.target}]] — {link.reason}{tail} (score {link.score:.2f})"
+    return f"- [[{link.target}]] — {reason}{tail} (score {link.score:.2f})"
 
 
 def _span(lines: Sequence[str]) -> tuple[int, int] | None:
@@ -121,7 +155,7 @@ def write_related(vault_dir: Path, links: Mapping[str, Sequence[DayLink]]) -> li
     outgoing = {d: outgoing_lines(t.splitlines()) for d, t in texts.items()}
     for day, found in links.items():
         if day in files:
-            outgoing[day] = [link_line(link) for link in found]
+            outgoing[day] = [line for link in found if (line := link_line(link)) is not None]
     back: dict[str, list[str]] = {}
     for day in sorted(outgoing):
         for line in outgoing[day]:
