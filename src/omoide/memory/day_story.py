@@ -28,7 +28,7 @@ from omoide.memory.day_summary import DayLine
 # A line recording a decision taken, not one planned ("decide on Friday" has no marker).
 DECIDED = re.compile(
     r"\bdecision\s*:|\bdecided\b|\bsettled\s+on\b|\bwent\s+with\b|\bchose\b"
-    r"|決めた|決定した|決まった|ことにした",
+    r"|決めた|決めて(?!な)|決定した|決まった|ことにした",
     re.IGNORECASE,
 )
 WHERE_SHOWN = 2  # apps and sites named on a block's line
