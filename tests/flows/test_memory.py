@@ -47,7 +47,7 @@ def test_daily_writes_vault_and_memories_that_recall_cites(sample_home: Path):
     state = daily(day=LAST, return_state=True)
     assert state.is_completed(), state.message
     out = state.result()
-    assert out["digest"]["produced_by"] == "embedded:extractive-digest-v2"
+    assert out["digest"]["produced_by"] == "embedded:extractive-digest-v3"
     vault = memory_path(sample_home / "vault", "2026-11-20")
     assert vault.exists() and "## Summary" in vault.read_text(encoding="utf-8")
     rows = _table(sample_home).to_pandas()
