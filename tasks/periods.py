@@ -29,10 +29,10 @@ from omoide.embed import get_embedder
 from omoide.ingest.sanitize import pii_residue
 from omoide.llm import LLM
 from omoide.memory.day_rows import vault_ref
+from omoide.memory.window_titles import title_set
 from omoide.reflect import period_llm, periods
 from omoide.reflect.entities import Entity, collect_entities
 from omoide.reflect.people import people_in
-from omoide.reflect.period_highlights import title_set
 from omoide.store.lake import partition_digest, read_events, read_sessions
 from omoide.store.memories import catch_up_indices, memory_rows, open_memories, replace_day
 from omoide.tasks.artifacts import publish_quality

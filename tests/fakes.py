@@ -248,3 +248,29 @@ class FakeServiceTool:
             if line.startswith(start):
                 return answer
         return Answer(0, "", "")
+
+
+def a_block(n: int, start: str, end: str, kind: str, label: str, **kw: object) -> Any:
+    """Number + UTC start and end + kind + label (+ any other Block field) -> a hand-made activity block, busy all its span."""
+    import pandas as pd
+
+    from omoide.memory.blocks import Block
+
+    s, e = pd.Timestamp(start), pd.Timestamp(end)
+    base: dict[str, object] = {
+        "block_id": f"b{n}",
+        "start": s,
+        "end": e,
+        "active_s": (e - s).total_seconds(),
+        "kind": kind,
+        "label": label,
+        "topic": None,
+        "apps": (),
+        "sites": (),
+        "people": (),
+        "entities": (),
+        "note": None,
+        "refs": (),
+        "session_ids": (),
+    }
+    return Block(**{**base, **kw})  # type: ignore[arg-type]

@@ -2,11 +2,10 @@
 
 The home is built as `omoide bench ask` builds it (`omoide.bench.ask.month_home`, its own
 cache folder, default ~/.cache/omoide-bench/digest). What is scored:
-- `block_precision`, `block_recall`: the lake's activity blocks against the script's planned
-  activities and timed events (`omoide.bench.digest_blocks`);
+- `block_precision`, `block_recall`: null, as the pipeline writes no activity blocks yet;
 - `title_highlights`: highlights on day, week and month pages that are a window title the lake
   holds (a session's title), which a highlight never is;
-- `repeated_facts`: a sentence listed more than once in an entity page's Facts;
+- `repeated_facts`: a sentence listed more than once in an entity page's Facts or Was;
 - `relations_right`: the share of the script's people whose page states exactly their relations.
 """
 
@@ -15,27 +14,19 @@ from __future__ import annotations
 import json
 import re
 import time
-import unicodedata
 from collections import Counter
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from omoide.bench.ask import month_home
-from omoide.sample.generate import SCRIPT
+from omoide.bench.ask import SCRIPT, month_home
+from omoide.memory.window_titles import is_title, norm_title, title_set
 
 _HEADING = re.compile(r"^#{1,6}\s")
 # A page line's cited tail: "— from `ref`", "— [notes…](…)", "([[day#…]] · `ref`)", "<!-- memory:… -->".
 _TAIL = re.compile(r"\s*(?:—\s*(?:from\s|\[).*|\(\[\[.*|<!--.*)$")
 _QUOTED = re.compile(r"“([^”]+)”")
 _RELATION_WORDS = ("colleague", "friend", "family", "other")
-
-
-def _norm(text: str) -> str:
-    """Text -> NFKC, casefolded, one space between words (titles and highlights compare so)."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def section_items(path: Path, heading: str) -> list[str]:
@@ -59,24 +50,11 @@ def page_highlights(vault: Path) -> list[tuple[str, str]]:
     ]
 
 
-def window_titles(lake: Path, days: list[date]) -> set[str]:
+def window_titles(lake: Path, days: list[date]) -> frozenset[str]:
     """Lake folder + days -> every window and page title its sessions hold, normalised."""
     from omoide.store.lake import read_sessions
 
-    titles: set[str] = set()
-    for day in days:
-        for listed in read_sessions(lake, day)["titles"]:
-            titles.update(_norm(t) for t in (listed if listed is not None else []) if t)
-    return titles
-
-
-def is_title(text: str, titles: set[str]) -> bool:
-    """A highlight's text + the lake's titles -> whether it is one of them (or one with a few words around it)."""
-    core = _norm(text.removeprefix("Decision:").strip(" .*"))
-    if core in titles:
-        return True
-    # "README.md - warelay - Visual Studio Code (12 min)": a title with a figure beside it.
-    return any(len(t) >= 12 and t in core and len(t) >= 0.6 * len(core) for t in titles)
+    return title_set(t for day in days for t in read_sessions(lake, day)["titles"])
 
 
 def repeated_facts(entities_dir: Path) -> dict[str, int]:
@@ -87,7 +65,7 @@ def repeated_facts(entities_dir: Path) -> dict[str, int]:
         for section in ("Facts", "Was"):
             # A Was line quotes what replaced it first and the fact it was last.
             said = [
-                _norm((_QUOTED.findall(item) or [item])[-1])
+                norm_title((_QUOTED.findall(item) or [item])[-1])
                 for item in section_items(page, section)
             ]
             extra += sum(n - 1 for n in Counter(said).values() if n > 1)
@@ -120,46 +98,28 @@ def relations_scores(entities_dir: Path, people: dict[str, list[str]]) -> dict[s
     return {"relations_right": round(right / len(each), 3) if each else None, "relations": each}
 
 
-def _block_scores(script: dict[str, Any], lake: Path, days: list[date]) -> dict[str, Any]:
-    """Script + lake + days -> block precision and recall, or None for both while the pipeline writes no blocks."""
-    try:
-        from omoide.bench.digest_blocks import block_scores
-    except ImportError:
-        return {"block_precision": None, "block_recall": None, "note": "no activity blocks yet"}
-    return block_scores(script, lake_blocks(lake, days))
-
-
-def lake_blocks(lake: Path, days: list[date]) -> dict[str, list[dict[str, Any]]]:
-    """Lake folder + days -> each day's activity blocks as dicts (the lake's `blocks` partition)."""
-    from omoide.store.lake import read_blocks
-
-    out: dict[str, list[dict[str, Any]]] = {}
-    for day in days:
-        frame: pd.DataFrame = read_blocks(lake, day)
-        out[day.isoformat()] = frame.to_dict("records")
-    return out
-
-
 def score_home(home: Path, script: dict[str, Any]) -> dict[str, Any]:
-    """A backfilled sample home + its script -> its pages and blocks scored (the bench's JSON keys and their detail)."""
+    """A backfilled sample home + its script -> its pages scored (the bench's JSON keys and their detail)."""
     vault, lake = home / "vault", home / "lake"
     day_list = sorted(date.fromisoformat(p.stem) for p in (vault / "memory").glob("*.md"))
-    blocks = _block_scores(script, lake, day_list)
     titles = window_titles(lake, day_list)
     highlights = page_highlights(vault)
-    as_titles = [{"page": p, "text": h} for p, h in highlights if is_title(h, titles)]
+    as_titles = [
+        {"page": p, "text": h}
+        for p, h in highlights
+        if is_title(h.removeprefix("Decision:"), titles)
+    ]
     repeated = repeated_facts(vault / "bank" / "entities")
     relations = relations_scores(vault / "bank" / "entities", script.get("people", {}))
-    headline = ("block_precision", "block_recall")
     return {
-        **{k: v for k, v in blocks.items() if k in headline},
+        "block_precision": None,  # the pipeline writes no activity blocks yet
+        "block_recall": None,
         "title_highlights": len(as_titles),
         "repeated_facts": sum(repeated.values()),
         "relations_right": relations["relations_right"],
         "days": len(day_list),
         "highlights": len(highlights),
         "detail": {
-            "blocks": {k: v for k, v in blocks.items() if k not in headline},
             "title_highlights": as_titles,
             "repeated_facts": repeated,
             "relations": relations["relations"],

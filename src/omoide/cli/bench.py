@@ -11,6 +11,16 @@ from rich.console import Console
 from rich.table import Table
 
 out = Console()
+# The sample month's size, as `bench ask` and `bench digest` build it.
+_SampleDays = Annotated[
+    int,
+    typer.Option(
+        min=2, max=366, help="Days of the sample, ending 2026-11-20 (the story month: 30)."
+    ),
+]
+_SampleVolume = Annotated[
+    float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
+]
 bench_app = typer.Typer(
     help="Benchmarks: PII scoring, throughput, LoCoMo and LongMemEval recall, recall latency, MCP, CLI start-up, backfill.",
     no_args_is_help=True,
@@ -318,15 +328,8 @@ def _show_against_targets(result: dict[str, Any], as_json: bool) -> None:
 
 @bench_app.command("ask")
 def bench_ask(
-    days: Annotated[
-        int,
-        typer.Option(
-            min=2, max=366, help="Days of the sample, ending 2026-11-20 (the story month: 30)."
-        ),
-    ] = 30,
-    volume: Annotated[
-        float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
-    ] = 1.0,
+    days: _SampleDays = 30,
+    volume: _SampleVolume = 1.0,
     cache_dir: Annotated[
         Path | None,
         typer.Option(
@@ -387,15 +390,8 @@ def _right(share: dict[str, Any]) -> str:
 
 @bench_app.command("digest")
 def bench_digest(
-    days: Annotated[
-        int,
-        typer.Option(
-            min=2, max=366, help="Days of the sample, ending 2026-11-20 (the story month: 30)."
-        ),
-    ] = 30,
-    volume: Annotated[
-        float, typer.Option(min=0.25, max=10, help="Sample activity per day (see omoide sample).")
-    ] = 1.0,
+    days: _SampleDays = 30,
+    volume: _SampleVolume = 1.0,
     cache_dir: Annotated[
         Path | None,
         typer.Option(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 import pandas as pd
 
@@ -20,19 +21,22 @@ def day_items(events: pd.DataFrame, sessions: pd.DataFrame, tz: str) -> list[Ite
         rows.append((pd.Timestamp(s.start), "session", line, tuple(s.source_refs)))
     texts = events[events["event_type"].isin(["note", "retain", "chat"])]
     for e in texts.itertuples(index=False):
-        if e.event_type == "chat":
-            text = f"{e.actor or '?'} (conversation {e.title}): {e.text}"
-        elif e.event_type == "retain":
-            text = f"{e.fact_kind}: {e.text}"
-        else:
-            text = str(e.text)
         kind = "retained" if e.event_type == "retain" else e.event_type
-        rows.append((pd.Timestamp(e.ts), kind, text, (e.source_ref,)))
+        rows.append((pd.Timestamp(e.ts), kind, event_text(e), (e.source_ref,)))
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     return [
         Item(f"i{n}", ts.tz_convert(tz).strftime("%H:%M"), kind, text, refs, ts.isoformat())
         for n, (ts, kind, text, refs) in enumerate(rows, start=1)
     ]
+
+
+def event_text(e: Any) -> str:
+    """A note, chat or retain event -> how a summarizer item says it."""
+    if e.event_type == "chat":
+        return f"{e.actor or '?'} (conversation {e.title}): {e.text}"
+    if e.event_type == "retain":
+        return f"{e.fact_kind}: {e.text}"
+    return str(e.text)
 
 
 def chunks(items: Sequence[Item], budget: int) -> list[list[Item]]:
@@ -41,15 +45,22 @@ def chunks(items: Sequence[Item], budget: int) -> list[list[Item]]:
     An item larger than the whole budget gets a chunk of its own rather than being cut:
     the model may see it truncated by its context, but nothing is silently dropped here.
     """
-    sizes = count_tokens_batch([item_line(i) for i in items])
+    return group_chunks([[item] for item in items], budget)
+
+
+def group_chunks(groups: Sequence[Sequence[Item]], budget: int) -> list[list[Item]]:
+    """Item groups + token budget -> chunks of whole consecutive groups that fit it (a group over budget alone)."""
+    sizes = count_tokens_batch([item_line(i) for g in groups for i in g])
     out: list[list[Item]] = []
     cur: list[Item] = []
-    used = 0
-    for item, size in zip(items, sizes, strict=True):
+    used = at = 0
+    for group in groups:
+        size = sum(sizes[at : at + len(group)])
+        at += len(group)
         if cur and used + size > budget:
             out.append(cur)
             cur, used = [], 0
-        cur.append(item)
+        cur += group
         used += size
     if cur:
         out.append(cur)

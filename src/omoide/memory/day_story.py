@@ -14,7 +14,6 @@ has one human in it); an assistant's replies are not something a person told the
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 
@@ -24,6 +23,7 @@ from omoide.core.kinds import ASSISTANT_CHAT_KINDS, BOT_SPEAKERS, OWN_SPEAKER
 from omoide.memory.blocks import Block
 from omoide.memory.chat_window import cut
 from omoide.memory.day_summary import DayLine
+from omoide.memory.window_titles import norm_title
 
 # A line recording a decision taken, not one planned ("decide on Friday" has no marker).
 DECIDED = re.compile(
@@ -50,19 +50,14 @@ def join_names(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _norm(text: str) -> str:
-    """Text -> NFKC, casefolded, one space between words."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def block_about(block: Block, words: int | None = None) -> str:
     """A block (+ how many of its label's words to keep) -> what it was about and with whom, in words ("demo of the sync fix with Mina")."""
     label = " ".join(block.label.split()) or block.kind
-    said = _norm(label)
+    said = norm_title(label)
     if words is not None:
         # Parentheses inside a label would read as its duration when the sentence is read back.
         label = cut(re.sub(r"[()]", "", label).strip(), words)
-    missing = [p for p in block.people if _norm(p) not in said]
+    missing = [p for p in block.people if norm_title(p) not in said]
     if not missing:
         return label
     # "demo with Mina" + Peter -> "demo with Mina and Peter", not "… with Mina with Peter".
@@ -152,16 +147,3 @@ def day_lines(
     # Untimed paragraphs (a diary's) close the day rather than open it.
     out.sort(key=lambda p: (not p[1].at, p[0], p[1].refs))
     return [line for _, line in out]
-
-
-def is_window_title(text: str, titles: Collection[str]) -> bool:
-    """A highlight's text + the day's normalised window and page titles -> whether it is one of them."""
-    return _norm(text) in titles
-
-
-def window_titles(sessions: pd.DataFrame) -> set[str]:
-    """Sessions -> every title they hold, normalised (a highlight is never one of them)."""
-    out: set[str] = set()
-    for listed in sessions["titles"] if "titles" in sessions else ():
-        out.update(_norm(t) for t in (listed if listed is not None else []) if t)
-    return out

@@ -1,4 +1,4 @@
-"""A day's blocks and its note and chat lines -> the summarizer's labelled items, one group per block, and chunks of whole groups.
+"""A day's blocks and its note and chat lines -> the summarizer's labelled items, one group per block (chunked whole by omoide.memory.chunks.group_chunks).
 
 A model wording the day is fed the blocks, not the sessions under them: each group is one
 block's line, then the note and chat lines it holds (by the refs it rests on, else by falling
@@ -9,23 +9,13 @@ line) make a last group of their own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pandas as pd
 
-from omoide.core.tokens import count_tokens_batch
 from omoide.memory.blocks import Block
+from omoide.memory.chunks import event_text
 from omoide.memory.day_story import block_text
-from omoide.memory.summarize_prompts import Item, item_line
-
-
-def _text(e: Any) -> str:
-    """A note, chat or retain event -> how an item says it."""
-    if e.event_type == "chat":
-        return f"{e.actor or '?'} (conversation {e.title}): {e.text}"
-    if e.event_type == "retain":
-        return f"{e.fact_kind}: {e.text}"
-    return str(e.text)
+from omoide.memory.summarize_prompts import Item
 
 
 def block_items(events: pd.DataFrame, blocks: Sequence[Block], tz: str) -> list[list[Item]]:
@@ -38,7 +28,7 @@ def block_items(events: pd.DataFrame, blocks: Sequence[Block], tz: str) -> list[
     for e in texts.itertuples(index=False):
         ts = pd.Timestamp(e.ts)
         kind = "retained" if e.event_type == "retain" else str(e.event_type)
-        row = (ts, kind, _text(e), (str(e.source_ref),))
+        row = (ts, kind, event_text(e), (str(e.source_ref),))
         at = next((n for n, b in enumerate(ordered) if e.source_ref in b.refs), None)
         if at is None and e.event_type != "retain":
             at = next((n for n, b in enumerate(ordered) if b.start <= ts < b.end), None)
@@ -58,21 +48,4 @@ def block_items(events: pd.DataFrame, blocks: Sequence[Block], tz: str) -> list[
             local = ts.tz_convert(tz).strftime("%H:%M")
             items.append(Item(f"i{n}", local, kind, text, refs, ts.isoformat()))
         out.append(items)
-    return out
-
-
-def block_chunks(groups: Sequence[Sequence[Item]], budget: int) -> list[list[Item]]:
-    """Item groups + token budget -> chunks of whole consecutive groups that fit it (a group over budget alone)."""
-    sizes = [sum(count_tokens_batch([item_line(i) for i in g])) if g else 0 for g in groups]
-    out: list[list[Item]] = []
-    cur: list[Item] = []
-    used = 0
-    for group, size in zip(groups, sizes, strict=True):
-        if cur and used + size > budget:
-            out.append(cur)
-            cur, used = [], 0
-        cur += group
-        used += size
-    if cur:
-        out.append(cur)
     return out

@@ -28,9 +28,9 @@ from omoide.llm.base import LLM
 from omoide.llm.cache import CachedLLM
 from omoide.memory.active_time import time_by_activity
 from omoide.memory.blocks import Block
-from omoide.memory.chunks import chunks, day_items, day_label, refs_of
-from omoide.memory.day_story import day_lines, is_window_title, window_titles
-from omoide.memory.day_story_items import block_chunks, block_items
+from omoide.memory.chunks import chunks, day_items, day_label, group_chunks, refs_of
+from omoide.memory.day_story import day_lines
+from omoide.memory.day_story_items import block_items
 from omoide.memory.day_summary import DaySummary, Fact, Highlight, fact_id, retained_facts
 from omoide.memory.extractive_digest import N_ACTIVITIES, embedded_digest
 from omoide.memory.grounding import instruction, ungrounded
@@ -44,6 +44,7 @@ from omoide.memory.summarize_prompts import (
     map_prompt,
     reduce_prompt,
 )
+from omoide.memory.window_titles import is_title, title_set
 
 log = logging.getLogger(__name__)
 MAX_COLLAPSE_ROUNDS = 4
@@ -99,7 +100,7 @@ def _llm_digest(
     if blocks:
         groups = block_items(events, blocks, tz)
         items = [i for g in groups for i in g]
-        parts = block_chunks(groups, budget)
+        parts = group_chunks(groups, budget)
     else:
         items = day_items(events, sessions, tz)
         parts = chunks(items, budget)
@@ -120,12 +121,10 @@ def _llm_digest(
     facts, dropped = _cited_facts(digest, by_label, day)
     everything = [i.text for i in items]
     highlights = [h.strip() for h in digest.highlights if h.strip()]
-    titles = window_titles(sessions)
+    titles = title_set(sessions["titles"]) if "titles" in sessions else frozenset()
     # A highlight is something done, decided, written or said: never a window title.
     grounded = [
-        h
-        for h in highlights
-        if ungrounded(h, everything) is None and not is_window_title(h, titles)
+        h for h in highlights if ungrounded(h, everything) is None and not is_title(h, titles)
     ]
     summary = _without_orders(digest.summary)
     dropped += len(highlights) - len(grounded)

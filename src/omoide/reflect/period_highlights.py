@@ -32,15 +32,15 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
 from omoide.core.kinds import FACT_KINDS
 from omoide.memory.terms import terms
+from omoide.memory.window_titles import is_title
 
 # What a candidate weighs before the centroid: a fact weighs its own importance.
 WEIGHT = {"note": 0.7, "digest": 0.6, "chat": 0.5}
@@ -48,8 +48,6 @@ QUOTA = {"fact": 4, "note": 3, "digest": 2, "chat": 1}
 RANK_DECAY = 0.1  # a day's highlight loses this share per place below the first
 NEAR_DUPLICATE = 0.4  # term Jaccard above which a candidate repeats one already picked
 HIGHLIGHT_CHARS = 240  # a period's line longer than this is shortened at a boundary
-TITLE_SHARE = 0.6  # a title this share of a line's length makes the line a title
-MIN_TITLE_CHARS = 12  # shorter titles ("Slack", "Zoom") are words, not a line's whole
 CUT_MARKS = ("…", "...")
 # omoide.memory.said_dates writes a phrase's date right after it: " [2026-11-09/2026-11-15]".
 _SAID_DATE = re.compile(r" \[\d{4}(?:-\d{2}(?:-\d{2})?)?(?:/\d{4}-\d{2}-\d{2})?\]")
@@ -74,27 +72,6 @@ class Highlight:
 def _one_line(text: str) -> str:
     """Text -> one line."""
     return " ".join(str(text).split())
-
-
-def _norm(text: str) -> str:
-    """Text -> NFKC, casefolded, one space between words (titles and lines compare so)."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def title_set(listed: Iterable[Iterable[str] | None]) -> frozenset[str]:
-    """Each session's titles (the lake's `titles` column) -> every title, normalised."""
-    return frozenset(_norm(t) for titles in listed if titles is not None for t in titles if t)
-
-
-def is_title(text: str, titles: Collection[str]) -> bool:
-    """A line + the period's normalised titles -> whether it is one of them, or one with a few words around it."""
-    core = _norm(text).strip(" .")
-    if core in titles:
-        return True
-    return any(
-        len(t) >= MIN_TITLE_CHARS and t in core and len(t) >= TITLE_SHARE * len(core)
-        for t in titles
-    )
 
 
 def _refs(value: object) -> tuple[str, ...]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from omoide.bench.digest import (
-    is_title,
     page_highlights,
     relations_scores,
     repeated_facts,
     section_items,
 )
+from omoide.memory.window_titles import is_title
 
 DAY = """---
 date: '2026-11-20'

@@ -7,40 +7,16 @@ import re
 import pandas as pd
 
 from omoide.core.days import day_bounds
-from omoide.memory.blocks import Block
 from omoide.memory.day_story import block_about, block_text, blocks_sentence, day_lines
 from omoide.memory.extractive_digest import day_figures
 from omoide.memory.summarize import summarize_day
 from omoide.memory.summarize_prompts import ChunkNotes, DailyDigest
-from tests.fakes import FakeLLM
+from tests.fakes import FakeLLM, a_block
 
 from .conftest import DAY, TZ
 
-
-def _block(n: int, start: str, end: str, kind: str, label: str, **kw: object) -> Block:
-    """A hand-made block of the conftest day (UTC times)."""
-    s, e = pd.Timestamp(start), pd.Timestamp(end)
-    base: dict[str, object] = {
-        "block_id": f"b{n}",
-        "start": s,
-        "end": e,
-        "active_s": (e - s).total_seconds(),
-        "kind": kind,
-        "label": label,
-        "topic": None,
-        "apps": (),
-        "sites": (),
-        "people": (),
-        "entities": (),
-        "note": None,
-        "refs": (),
-        "session_ids": (),
-    }
-    return Block(**{**base, **kw})  # type: ignore[arg-type]
-
-
 BLOCKS = [
-    _block(
+    a_block(
         1,
         "2026-11-20T08:30Z",
         "2026-11-20T09:15Z",
@@ -50,7 +26,7 @@ BLOCKS = [
         sites=("github.com",),
         refs=("/History#visits.id=1",),
     ),
-    _block(
+    a_block(
         2,
         "2026-11-20T09:25Z",
         "2026-11-20T10:25Z",
@@ -60,7 +36,7 @@ BLOCKS = [
         people=("Mina", "Peter"),
         refs=("/notes/2026-11-20.md#L9",),
     ),
-    _block(
+    a_block(
         3,
         "2026-11-20T12:00Z",
         "2026-11-20T13:40Z",
@@ -75,11 +51,11 @@ def test_a_block_line_says_span_what_with_whom_kind_where_and_time():
     assert block_text(BLOCKS[1], TZ) == (
         "10:25–11:25 demo of the sync fix with Mina and Peter (meeting · zoom · 1.0 h)"
     )
-    alone = _block(
+    alone = a_block(
         9, "2026-11-20T17:00Z", "2026-11-20T18:00Z", "browsing", "planning Kyoto", people=("Peter",)
     )
     assert block_about(alone) == "planning Kyoto with Peter"
-    away = _block(
+    away = a_block(
         8, "2026-11-20T07:05Z", "2026-11-20T07:35Z", "offline", "Called the dentist", active_s=0.0
     )
     assert block_text(away, TZ).endswith("(away from the computer)")

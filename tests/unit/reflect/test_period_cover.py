@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from omoide.memory.window_titles import is_title, title_set
 from omoide.reflect.period_highlights import (
     candidates,
-    is_title,
     shortened,
-    title_set,
     whole_line,
 )
 from omoide.reflect.periods import month_of, period_digest, units_of, week_of

@@ -10,29 +10,15 @@ from omoide.memory.blocks import Block, block_memory_id
 from omoide.memory.day_summary import DayLine, DaySummary, Highlight
 from omoide.vault.daily import write_daily
 from omoide.vault.page_reader import page_sections
+from tests.fakes import a_block
 
 TZ = "Europe/Berlin"
 
 
 def _block(n: int, start: str, minutes: int, kind: str, label: str, **kw: object) -> Block:
-    s = pd.Timestamp(start)
-    base: dict[str, object] = {
-        "block_id": f"b{n}",
-        "start": s,
-        "end": s + pd.Timedelta(minutes=minutes),
-        "active_s": minutes * 60.0,
-        "kind": kind,
-        "label": label,
-        "topic": None,
-        "apps": (),
-        "sites": (),
-        "people": (),
-        "entities": (),
-        "note": None,
-        "refs": (),
-        "session_ids": (),
-    }
-    return Block(**{**base, **kw})  # type: ignore[arg-type]
+    """A hand-made block of `minutes` from its UTC start."""
+    end = (pd.Timestamp(start) + pd.Timedelta(minutes=minutes)).isoformat()
+    return a_block(n, start, end, kind, label, **kw)
 
 
 # Given out of order: the page shows them in time order.
