@@ -29,7 +29,8 @@ from omoide.vault.daily import memory_path, without_front_matter, write_daily
 # lines with block ids in the vault; -5: a chat memory's context never crosses a sitting;
 # -6: time per activity and time at the computer by ActivityWatch's arithmetic (active_time);
 # -9: slash dates and two months resolved, highlights cut
-SUMMARIZE_VERSION = f"{__version__}-10"  # -10: commitment rows from the user's own words
+# -10: commitment rows from the user's own words
+SUMMARIZE_VERSION = f"{__version__}-11"  # -11: the day page told as a story (what was written, decided and told)
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -79,7 +80,7 @@ def summarize_and_write(
     )
     # The embedded digest does not chunk; the budget matters only to an LLM.
     budget = (llm or LLMSettings()).chunk_tokens
-    summary = summarize_day(events, sessions, day, tz, model, budget)
+    summary = summarize_day(events, sessions, day, tz, model, budget, me=me)
     written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
     records = day_records(events, sessions, day, tz, now, gap_s, me)
     rows = day_memories(records, summary, written.path, written.lines, home, tz, now, me)
