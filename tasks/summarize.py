@@ -6,6 +6,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from prefect import get_run_logger, task
 from prefect.context import TaskRunContext
 
@@ -16,21 +17,31 @@ from omoide.core.kinds import OWN_SPEAKER
 from omoide.core.settings import LLMSettings
 from omoide.ingest.sanitize import pii_residue
 from omoide.llm import cached_ollama
+from omoide.memory.block_rows import block_records, blocks_frame
+from omoide.memory.blocks import day_blocks
 from omoide.memory.day_rows import day_memories, digest_id, session_lines
 from omoide.memory.records import SITTING_GAP_S, day_records
 from omoide.memory.summarize import summarize_day
 from omoide.memory.summarize_prompts import PROMPT_VERSION
-from omoide.store.lake import partition_digest, read_events, read_sessions, write_facts
+from omoide.store.lake import (
+    partition_digest,
+    read_events,
+    read_sessions,
+    write_blocks,
+    write_facts,
+)
 from omoide.tasks.artifacts import publish_markdown, publish_quality
 from omoide.tasks.llm_slots import llm_gate
 from omoide.vault.daily import memory_path, without_front_matter, write_daily
+from omoide.vault.pictures import draw_day
 
 # -2: entity links on records, CJK digest terms; -3: memory types; -4: typed `## Retain`
 # lines with block ids in the vault; -5: a chat memory's context never crosses a sitting;
 # -6: time per activity and time at the computer by ActivityWatch's arithmetic (active_time);
 # -9: slash dates and two months resolved, highlights cut
 # -10: commitment rows from the user's own words
-SUMMARIZE_VERSION = f"{__version__}-11"  # -11: the day page told as a story (what was written, decided and told)
+# -11: the day page told as a story (what was written, decided and told)
+SUMMARIZE_VERSION = f"{__version__}-12"  # -12: activity blocks (lake/blocks, `block` rows, the day's picture)
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:
@@ -80,9 +91,20 @@ def summarize_and_write(
     )
     # The embedded digest does not chunk; the budget matters only to an LLM.
     budget = (llm or LLMSettings()).chunk_tokens
-    summary = summarize_day(events, sessions, day, tz, model, budget, me=me)
-    written = write_daily(vault_dir, summary, session_lines(sessions, tz), digest_id(summary.day))
+    blocks = day_blocks(events, sessions, day, tz, me=me)
+    summary = summarize_day(events, sessions, day, tz, model, budget, blocks=blocks, me=me)
+    picture = memory_path(vault_dir, summary.day).with_suffix(".png")
+    draw_day(picture, day, tz, blocks, events)
+    written = write_daily(
+        vault_dir,
+        summary,
+        session_lines(sessions, tz),
+        digest_id(summary.day),
+        blocks=blocks,
+        picture=picture.name,
+    )
     records = day_records(events, sessions, day, tz, now, gap_s, me)
+    records = pd.concat([records, block_records(blocks, day, tz, now)], ignore_index=True)
     rows = day_memories(records, summary, written.path, written.lines, home, tz, now, me)
     start, end = day_bounds(day, tz)
     check = quality.validate(
@@ -93,15 +115,17 @@ def summarize_and_write(
     publish_quality([check], f"facts-{day}")
     quality.raise_for_failures(check)
     path = write_facts(lake_dir, day, rows)
+    write_blocks(lake_dir, day, blocks_frame(blocks, day, now))
     # The UI renders front matter as headings; the artifact shows the digest only.
     digest = without_front_matter(written.path.read_text(encoding="utf-8"))
     publish_markdown(digest, f"digest-{day}", f"omoide digest {day}")
     get_run_logger().info(
-        "%s: %s wrote %d memory row(s), %d fact(s); %d llm call(s), %d cached",
+        "%s: %s wrote %d memory row(s), %d fact(s), %d block(s); %d llm call(s), %d cached",
         day,
         summary.produced_by,
         len(rows),
         len(summary.facts),
+        len(blocks),
         summary.llm_calls,
         summary.cached_calls,
     )
@@ -110,6 +134,7 @@ def summarize_and_write(
         "vault": str(memory_path(vault_dir, summary.day)),
         "memories": len(rows),
         "facts": len(summary.facts),
+        "blocks": len(blocks),
         "produced_by": summary.produced_by,
         "llm_calls": summary.llm_calls,
     }

@@ -1,12 +1,13 @@
 """Part of a day ("the afternoon of 11 November", "this morning", "between 14:00 and 16:00", "11月17日の午後") -> an overview of that window of hours, cited.
 
-Three things, each short: what was open, by ActivityWatch's arithmetic over the window's
-lake events (omoide.memory.active_time.time_by_activity: window time ∩ not-AFK, a site as its
-browser's focused time, overlaps counted once), the TOP_OPEN largest with the page titles the
-window's sessions show for them, each citing its session lines; what was written (the note
-lines with a time of their own in the window); what was said (the window's chat messages, the
-person's and others'), each quoted and cited. A window with none of these says nothing was
-recorded in it. A window running past now ends at now.
+Four things, each short: the activity blocks overlapping the window, each cited by its
+day-page line (omoide.answer.activity_blocks); what was open, by ActivityWatch's arithmetic
+over the window's lake events (omoide.memory.active_time.time_by_activity: window time ∩
+not-AFK, a site as its browser's focused time, overlaps counted once), the TOP_OPEN largest
+with the page titles the window's sessions show for them, each citing its session lines; what
+was written (the note lines with a time of their own in the window); what was said (the
+window's chat messages, the person's and others'), each quoted and cited. A window with none of these says nothing was recorded in it. A
+window running past now ends at now.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from omoide.answer.activity_blocks import blocks_in, blocks_sentence
 from omoide.answer.cite import Answer, Citation, shown
 from omoide.answer.lake_records import NOTE_KINDS, quoted, timed
 from omoide.answer.language import Lang, day_text, duration_text
@@ -182,9 +184,11 @@ def part_of_day_answer(q: Question, settings: Settings, now: datetime) -> Answer
     days = days_between(first, last)
     local = zone(tz)
     events = _events(settings.lake_dir, days) if end > start else pd.DataFrame()
-    opened, cites = _open(settings.lake_dir, days, events, (start, end), lang)
+    doing, cites = blocks_sentence(blocks_in(settings.lake_dir, days, start, end), tz, lang)
+    opened, open_cites = _open(settings.lake_dir, days, events, (start, end), lang)
+    cites += open_cites
     lines, cited = _lines(events, (start, end), tz, settings.home, lang)
-    if not opened and not lines:
+    if not opened and not lines and not doing:
         # The hours as asked, even those still to come.
         text = nothing_in_hours(start.astimezone(local), q.window.end.astimezone(local), lang)
         return Answer(
@@ -192,7 +196,8 @@ def part_of_day_answer(q: Question, settings: Settings, now: datetime) -> Answer
         )
     head = hours_text(start.astimezone(local), end.astimezone(local), lang)
     lead = f"{head}：" if lang == "ja" else f"{head[0].upper()}{head[1:]}: "
-    body = "".join([opened, *lines]) if lang == "ja" else " ".join(p for p in (opened, *lines) if p)
+    parts = (doing, opened, *lines)
+    body = "".join(parts) if lang == "ja" else " ".join(p for p in parts if p)
     return Answer(
         "part_of_day", (first, last), lead + body, cites + cited, subject=q.subject, basis="lake"
     )

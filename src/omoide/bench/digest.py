@@ -2,7 +2,8 @@
 
 The home is built as `omoide bench ask` builds it (`omoide.bench.ask.month_home`, its own
 cache folder, default ~/.cache/omoide-bench/digest). What is scored:
-- `block_precision`, `block_recall`: null, as the pipeline writes no activity blocks yet;
+- `block_precision`, `block_recall`: the lake's activity blocks against the script's planned
+  activities (omoide.bench.digest_blocks);
 - `title_highlights`: highlights on day, week and month pages that are a window title the lake
   holds (a session's title), which a highlight never is;
 - `repeated_facts`: a sentence listed more than once in an entity page's Facts or Was;
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from omoide.bench.ask import SCRIPT, month_home
+from omoide.bench.digest_blocks import block_scores
 from omoide.memory.window_titles import is_title, norm_title, title_set
 
 _HEADING = re.compile(r"^#{1,6}\s")
@@ -98,6 +100,14 @@ def relations_scores(entities_dir: Path, people: dict[str, list[str]]) -> dict[s
     return {"relations_right": round(right / len(each), 3) if each else None, "relations": each}
 
 
+def lake_blocks(lake: Path, days: list[date]) -> dict[str, list[dict[str, Any]]]:
+    """Lake folder + days -> per day, its blocks as dicts (start, end, kind, label, topic, note)."""
+    from omoide.store.lake import read_blocks
+
+    cols = ["start", "end", "kind", "label", "topic", "note"]
+    return {d.isoformat(): read_blocks(lake, d)[cols].to_dict("records") for d in days}
+
+
 def score_home(home: Path, script: dict[str, Any]) -> dict[str, Any]:
     """A backfilled sample home + its script -> its pages scored (the bench's JSON keys and their detail)."""
     vault, lake = home / "vault", home / "lake"
@@ -110,16 +120,19 @@ def score_home(home: Path, script: dict[str, Any]) -> dict[str, Any]:
         if is_title(h.removeprefix("Decision:"), titles)
     ]
     repeated = repeated_facts(vault / "bank" / "entities")
-    relations = relations_scores(vault / "bank" / "entities", script.get("people", {}))
+    people = {p["name"]: p["relations"] for p in script.get("people", [])}
+    relations = relations_scores(vault / "bank" / "entities", people)
+    blocks = block_scores(script, lake_blocks(lake, day_list))
     return {
-        "block_precision": None,  # the pipeline writes no activity blocks yet
-        "block_recall": None,
+        "block_precision": blocks["block_precision"],
+        "block_recall": blocks["block_recall"],
         "title_highlights": len(as_titles),
         "repeated_facts": sum(repeated.values()),
         "relations_right": relations["relations_right"],
         "days": len(day_list),
         "highlights": len(highlights),
         "detail": {
+            "blocks": blocks,
             "title_highlights": as_titles,
             "repeated_facts": repeated,
             "relations": relations["relations"],

@@ -57,8 +57,13 @@ DERIVED_KINDS = (*FACT_KINDS, "digest")
 # A promise, plan or to-do in the person's own messages and notes, one row each, citing the
 # line it was said in (omoide.memory.commitment_rows; answered by omoide.answer.commitments).
 COMMITMENT_KIND = "commitment"
+# A stretch of the day a person would name (a meeting, coding on a project, planning a trip),
+# one row each, its content the block's line (omoide.memory.blocks). It restates the sessions,
+# notes and chat it groups, so nothing that counts sessions or records counts it; a day's
+# replacement owns it like the records.
+BLOCK_KIND = "block"
 # What a day is made of: the kinds of a day's rows in lake/facts, which a day's replacement owns.
-DAY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS, COMMITMENT_KIND)
+DAY_KINDS = (*RECORD_KINDS, *DERIVED_KINDS, COMMITMENT_KIND, BLOCK_KIND)
 # Roll-ups of many days the reflection writes (omoide.reflect.periods): one row per week or
 # month page, its `day` the period's first day. They restate their days, so no step that
 # reads a person's memories counts them, and no day's replacement deletes them.

@@ -48,6 +48,29 @@ SESSIONS = pa.schema(
     ]
 )
 
+# A day's activity blocks (omoide.memory.blocks.Block), written next to its facts.
+BLOCKS = pa.schema(
+    [
+        pa.field("block_id", pa.string(), nullable=False),
+        pa.field("memory_id", pa.string(), nullable=False),  # its row in lake/facts
+        pa.field("day", pa.string(), nullable=False),  # local YYYY-MM-DD
+        pa.field("start", TS, nullable=False),
+        pa.field("end", TS, nullable=False),
+        pa.field("active_s", pa.float64(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),  # omoide.memory.blocks.BLOCK_KINDS
+        pa.field("label", pa.string(), nullable=False),
+        pa.field("topic", pa.string()),
+        pa.field("apps", pa.list_(pa.string())),
+        pa.field("sites", pa.list_(pa.string())),
+        pa.field("people", pa.list_(pa.string())),
+        pa.field("entities", pa.list_(pa.string())),
+        pa.field("note", pa.string()),
+        pa.field("refs", pa.list_(pa.string())),
+        pa.field("session_ids", pa.list_(pa.string())),
+        pa.field("recorded_at", TS, nullable=False),
+    ]
+)
+
 # Summarize's output: one row per fact or fine-grained record, before it has a vector.
 FACTS = pa.schema(
     [

@@ -94,6 +94,10 @@ def purge_lake(
         if facts.exists():
             counts["lake memory rows"] += len(memories.get(day, ()))
             facts.unlink()
+        # A block's label and note quote the day's records; summarize makes them again.
+        blocks = part_path(lake_dir, "blocks", day, "blocks")
+        if blocks.exists():
+            blocks.unlink()
     return counts
 
 

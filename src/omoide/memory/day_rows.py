@@ -11,7 +11,7 @@ import pandas as pd
 from omoide.core import schemas
 from omoide.core.days import day_bounds
 from omoide.core.ids import stable_id
-from omoide.core.kinds import OWN_SPEAKER
+from omoide.core.kinds import BLOCK_KIND, OWN_SPEAKER
 from omoide.core.refs import to_ref
 from omoide.memory.day_summary import DaySummary
 from omoide.memory.entity_links import linked_entities
@@ -51,7 +51,7 @@ def day_memories(
 ) -> pd.DataFrame:
     """Fine-grained records + summary + the daily file and each memory's line in it (+ the user's names) -> every memory row of the day.
 
-    Sessions and derived facts cite the vault line they were written on; a note, chat
+    Sessions, blocks and derived facts cite the vault line they were written on; a note, chat
     message or the user's own `## Retain` line cites the record itself, the words the user
     actually wrote or read. Notes and chat messages take the day's entities they name or a
     retained fact restates (`omoide.memory.entity_links`). Every row gets its memory type
@@ -63,6 +63,11 @@ def day_memories(
     cite = {mid: vault_ref(vault_path, line, home) for mid, line in vault_lines.items()}
     is_session = recs["kind"] == "session"
     recs.loc[is_session, "source"] = recs.loc[is_session, "memory_id"].map(cite)
+    # a block cites its line on the day page, or the digest's while the page does not list it
+    is_block = recs["kind"] == BLOCK_KIND
+    recs.loc[is_block, "source"] = (
+        recs.loc[is_block, "memory_id"].map(cite).fillna(cite[digest_id(day)])
+    )
     rows: list[dict[str, object]] = []
     for f in summary.facts:
         rows.append(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 from typing import Any
@@ -69,6 +69,7 @@ class Content:
     planted: tuple[Planted, ...]
     days: tuple[DayScript, ...]  # routine days by weekday, 0 = Monday
     story: dict[date, DayScript]  # the story month's days, each its own
+    relations: dict[str, tuple[str, ...]] = field(default_factory=dict)  # person -> relations
 
     def day_script(self, day: date) -> DayScript:
         """Local day -> its script: the story's own day, or its weekday's routine."""
@@ -149,6 +150,7 @@ def content() -> Content:
         planted=planted,
         days=days,
         story=story,
+        relations={k: tuple(v) for k, v in person.get("relations", {}).items()},
     )
 
 

@@ -27,7 +27,9 @@ from omoide.sample.generate import CHAT_LOG, NOTES_DIR, SCRIPT
 from omoide.sample.story import Anchor, Event, Fact, story
 from omoide.sample.texts import TIMED_LINE
 
-SCHEMA = 1
+SCHEMA = 2  # 2: `activities` (every planned segment of every day) and `people` (relations)
+# Plan modes that are not an activity on screen: away from the computer.
+AWAY_MODE = "afk"
 
 
 @dataclass(frozen=True)
@@ -232,6 +234,27 @@ def _days(lines: _Lines) -> list[dict[str, Any]]:
     return out
 
 
+def _activities(first: date, last: date) -> list[dict[str, Any]]:
+    """First and last day -> every planned segment of every day: day, local start and end, mode, topic.
+
+    Away segments are left out, and so is the excluded domain's topic (its visits are never
+    recorded, so nothing could show it).
+    """
+    excluded = content().excluded_domain.split(".")[0]
+    out = []
+    for i in range((last - first).days + 1):
+        day = first + timedelta(days=i)
+        for part in content().day_script(day).segments.split(";"):
+            span, mode, topic = part.split()
+            if mode == AWAY_MODE or topic == excluded:
+                continue
+            start, end = span.split("-")
+            out.append(
+                {"day": day.isoformat(), "start": start, "end": end, "mode": mode, "topic": topic}
+            )
+    return out
+
+
 def sample_script(home: Path, first: date, last: date) -> dict[str, Any]:
     """Sample home + its first and last day -> the script of what happened when (see the module)."""
     lines = _Lines(home, first, last)
@@ -256,6 +279,11 @@ def sample_script(home: Path, first: date, last: date) -> dict[str, Any]:
             "people": list(content().people),
         },
         "events": events,
+        "activities": _activities(first, last),
+        "people": [
+            {"name": name, "relations": list(content().relations.get(name, ()))}
+            for name in content().people
+        ],
         "facts": facts,
         "tallies": _tallies(events),
         "days": _days(lines),

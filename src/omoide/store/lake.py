@@ -202,6 +202,20 @@ def read_facts(lake_dir: StorePath, day: date) -> pd.DataFrame:
     )
 
 
+def write_blocks(lake_dir: StorePath, day: date, blocks: pd.DataFrame) -> StorePath:
+    """Activity blocks of a day -> lake/blocks/day=D/blocks.parquet (derived: replaced whole)."""
+    path = part_path(lake_dir, "blocks", day, "blocks")
+    return _write_derived(path, blocks, schemas.BLOCKS, "block_id")
+
+
+def read_blocks(lake_dir: StorePath, day: date) -> pd.DataFrame:
+    """Lake + day -> its activity blocks (empty BLOCKS frame if none), in time order."""
+    path = part_path(lake_dir, "blocks", day, "blocks")
+    if not path.exists():
+        return schemas.empty(schemas.BLOCKS)
+    return read_part(path, schemas.BLOCKS).sort_values(["start", "block_id"], ignore_index=True)
+
+
 def stage_days(lake_dir: StorePath, stage: str) -> list[date]:
     """Lake root + stage -> the days that have a partition, in order."""
     root = lake_dir / stage

@@ -132,7 +132,7 @@ def test_the_command_writes_the_script_beside_the_sources(
     r = run_cli("sample", "--days", "2", "--out", str(out), home=omoide_home)
     assert r.returncode == 0, r.stderr
     script = json.loads((out / "sample-script.json").read_text(encoding="utf-8"))
-    assert script["schema"] == 1 and script["sample"]["first"] == "2026-11-19"
+    assert script["schema"] == 2 and script["sample"]["first"] == "2026-11-19"
     assert not list((out / "sources").rglob("*script*"))
     write_sample(out, days=2)  # new sources: the script that told of the old ones goes
     assert not (out / "sample-script.json").exists()
