@@ -41,7 +41,9 @@ from omoide.vault.pictures import draw_day
 # -9: slash dates and two months resolved, highlights cut
 # -10: commitment rows from the user's own words
 # -11: the day page told as a story (what was written, decided and told)
-SUMMARIZE_VERSION = f"{__version__}-12"  # -12: activity blocks (lake/blocks, `block` rows, the day's picture)
+SUMMARIZE_VERSION = (
+    f"{__version__}-12"  # -12: activity blocks (lake/blocks, `block` rows, the day's picture)
+)
 
 
 def summarize_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str:

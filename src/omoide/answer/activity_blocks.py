@@ -10,10 +10,10 @@ import pandas as pd
 from omoide.answer.cite import Citation
 from omoide.answer.language import Lang
 from omoide.core.kinds import BLOCK_KIND
+from omoide.core.location import StorePath
 from omoide.memory.block_rows import blocks_of
 from omoide.memory.blocks import Block, block_memory_id
 from omoide.memory.day_story import block_about
-from omoide.core.location import StorePath
 from omoide.store.lake import read_blocks, read_facts
 
 BLOCKS_SHOWN = 4
@@ -64,7 +64,9 @@ def blocks_sentence(
         span = f"{b.start.tz_convert(tz):%H:%M}–{b.end.tz_convert(tz):%H:%M}"
         kind = KIND_JA.get(b.kind, b.kind) if lang == "ja" else b.kind
         items.append(
-            f"{span} {block_about(b)}（{kind}）" if lang == "ja" else f"{span} {block_about(b)} ({kind})"
+            f"{span} {block_about(b)}（{kind}）"
+            if lang == "ja"
+            else f"{span} {block_about(b)} ({kind})"
         )
         if ref:
             cites.append(Citation(ref, b.start.tz_convert(tz).date().isoformat()))

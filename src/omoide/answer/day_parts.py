@@ -18,7 +18,8 @@ A part names hours of the day its time words name when it sits next to them ("Fr
 afternoon", "the afternoon of 11 November", "on Friday in the afternoon", 金曜日の午後), or
 anywhere as "in the afternoon" / 午後に; with no day named, the most recent such hours that have
 begun (today's afternoon from noon on, else yesterday's). A clock range ("between 14:00 and
-16:00", "from 2pm to 4pm", "14:00–16:00", 14時から16時) is read the same way. A window of
+16:00", "from 2pm to 4pm", "14:00–16:00", 14時から16時) is read the same way, and a point of the
+day ("what was I doing at 10", "around 3pm", 10時ごろ) as the hour from it. A window of
 several days is left whole: "mornings last week" names no one stretch.
 """
 
@@ -63,6 +64,16 @@ _RANGE_JA = re.compile(
     r"(?:から|〜|~|－|-)"
     r"(?P<bh>[01]?\d|2[0-4])(?:時(?:(?P<bm>[0-5]?\d)分|(?P<bhalf>半))?|:(?P<bc>[0-5]\d))(?:まで)?"
 )
+# "at 10", "at 10:30", "around 3pm", 10時に, 10時半ごろ: a point of the day, asked as the hour from it.
+# A bare hour needs the question's end, "o'clock" or a day's words after it ("at 10 on Friday"):
+# "at 10 km" is no time.
+_POINT = re.compile(
+    rf"\b(?:at|around|about)\s+{_CLOCK.format(g='p')}"
+    r"(?P<oc>\s*o'?clock)?(?=\s*(?:$|[?.!,]|on\b|in\b|yesterday|today|this|last|that))",
+    _I,
+)
+_POINT_JA = re.compile(r"(?P<h>[01]?\d|2[0-3])時(?:(?P<m>[0-5]?\d)分|(?P<half>半))?(?:ごろ|頃|に)")
+POINT_HOURS = 1.0  # the stretch a point of the day is asked as
 # Shorter than this, a window is part of a day (a local day is 23 to 25 hours).
 PART_OF_DAY_MAX = timedelta(hours=20)
 
@@ -116,6 +127,17 @@ def _clock_range(text: str) -> tuple[re.Match[str], float, float] | None:
     return j, a, b
 
 
+def _clock_point(text: str) -> tuple[re.Match[str], float] | None:
+    """Question -> the point of the day it asks about ("at 10", 10時ごろ) as hours from midnight, or None."""
+    m = _POINT.search(text)
+    if m:
+        return m, _hour(m["ph"], m["pm"], m["pap"])
+    j = _POINT_JA.search(text)
+    if j:
+        return j, int(j["h"]) + int(j["m"] or 0) / 60 + (0.5 if j["half"] else 0)
+    return None
+
+
 def _part_next_to(text: str, window: TimeWindow) -> tuple[str, str] | None:
     """Question + its window -> (part, the words naming both) when a part of day sits next to the window's words."""
     at = text.find(window.phrase) if window.phrase else -1
@@ -156,6 +178,13 @@ def narrowed(text: str, window: TimeWindow | None, tz: str, now: datetime) -> Na
         b = b if b > a else b + 24
         on = day or _latest_begun(a, tz, now)
         start, end = _span(on, a, b, tz)
+        words = m.group().strip()
+        return Narrowed(TimeWindow(start, end, words), (*phrases, words))
+    point = _clock_point(text)
+    if point is not None:
+        m, a = point
+        on = day or _latest_begun(a, tz, now)
+        start, end = _span(on, a, a + POINT_HOURS, tz)
         words = m.group().strip()
         return Narrowed(TimeWindow(start, end, words), (*phrases, words))
     beside = _part_next_to(text, window) if window is not None else None

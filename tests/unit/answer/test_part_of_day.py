@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+import pandas as pd
+
 from omoide.answer.part_of_day import hours_text, part_of_day_answer
 from omoide.core.days import zone
 from tests.unit.answer.person_days import NOW, TZ, WEDNESDAY, Asked, build, utc, window
@@ -80,3 +82,54 @@ def test_hours_are_named_across_midnight_and_to_its_end() -> None:
     assert hours_text(start, midnight.replace(hour=6), "ja") == (
         "2026年11月11日（水）22:00〜2026年11月12日（木）06:00"
     )
+
+
+def _with_blocks(settings) -> None:
+    """Wednesday's lake + two activity blocks in the afternoon and one in the morning, their memory rows citing page lines."""
+    from omoide.memory.block_rows import block_records, blocks_frame
+    from omoide.store.lake import read_facts, write_blocks, write_facts
+    from tests.fakes import a_block
+
+    blocks = [
+        a_block(1, utc(WEDNESDAY, "08:30"), utc(WEDNESDAY, "09:10"), "meeting", "Sprint planning"),
+        a_block(
+            2,
+            utc(WEDNESDAY, "12:05"),
+            utc(WEDNESDAY, "13:55"),
+            "coding",
+            "review of warelay PR #42",
+            apps=("Code",),
+        ),
+        a_block(
+            3,
+            utc(WEDNESDAY, "14:00"),
+            utc(WEDNESDAY, "14:30"),
+            "meeting",
+            "Release sync",
+            people=("Mina", "Peter"),
+        ),
+    ]
+    write_blocks(settings.lake_dir, WEDNESDAY, blocks_frame(blocks, WEDNESDAY, NOW))
+    rows = block_records(blocks, WEDNESDAY, TZ, NOW)
+    rows["source"] = [f"vault/memory/2026-11-11.md#L{7 + i}" for i in range(len(rows))]
+    facts = pd.concat([read_facts(settings.lake_dir, WEDNESDAY), rows], ignore_index=True)
+    write_facts(settings.lake_dir, WEDNESDAY, facts)
+
+
+def test_an_afternoon_leads_with_what_was_being_done_its_blocks_cited(omoide_home: Path) -> None:
+    settings = build(omoide_home)
+    _with_blocks(settings)
+    got = part_of_day_answer(_asked("en", "12:00", "18:00"), settings, NOW)
+    head = "On Wednesday, 11 November 2026 from 12:00 to 18:00: Doing: "
+    assert got.answer.startswith(
+        head + "12:05–13:55 review of warelay PR #42 (coding); "
+        "14:00–14:30 Release sync with Mina and Peter (meeting). Open longest: github.com 1 h"
+    ), got.answer
+    assert "Sprint planning" not in got.answer  # the morning's block lies outside the hours
+    sources = [c.source for c in got.citations]
+    assert sources[:2] == ["vault/memory/2026-11-11.md#L8", "vault/memory/2026-11-11.md#L9"]
+    ja = part_of_day_answer(_asked("ja", "12:00", "18:00"), settings, NOW).answer
+    assert "していたこと：12:05–13:55 review of warelay PR #42（コーディング）、" in ja
+    # "what was I doing at 9": an hour's window finds the block it falls in
+    at_nine = part_of_day_answer(_asked("en", "09:00", "10:00"), settings, NOW).answer
+    assert "Doing: 08:30–09:10 Sprint planning (meeting)." in at_nine

@@ -126,6 +126,7 @@ def test_first_and_last_and_the_windows_are_local_calendar_days() -> None:
         ("what did I do between 14:00 and 16:00", "part_of_day", "what did I do"),
         ("11月17日の午後は何をしていた？", "part_of_day", "は何をしていた"),
         ("昨日の夜は何をした？", "part_of_day", "は何をした"),
+        ("what was I doing at 10 on Friday", "part_of_day", "what was I doing"),
         # negatives: none of the new kinds
         ("who is coming to dinner", "lookup", "who is coming to dinner"),
         ("who was at the retro", "lookup", "who was at the retro"),
@@ -249,6 +250,11 @@ def test_no_comparison_without_two_sides() -> None:
         ("11月17日の午後は何をしていた？", ((11, 17, 12), (11, 17, 18))),
         ("昨日の夜は何をした？", ((11, 20, 18), (11, 21, 6))),
         ("14時から16時まで何をしていた？", ((11, 20, 14), (11, 20, 16))),
+        # a point of the day: the hour from it
+        ("what was I doing at 10 on Friday", ((11, 20, 10), (11, 20, 11))),
+        ("what was I doing at 3pm yesterday?", ((11, 20, 15), (11, 20, 16))),
+        ("what was I doing around 9:30", ((11, 21, 9), (11, 21, 10))),
+        ("昨日の15時ごろ何をしていた？", ((11, 20, 15), (11, 20, 16))),
         # time_words' own parts stay as they are
         ("what did I do this morning", ((11, 21, 0), (11, 21, 12))),
     ],
@@ -293,3 +299,8 @@ def test_being_on_or_using_a_thing_compares_its_time_in_two_periods() -> None:
     assert measures_time("did I use zoom more on Monday or on Tuesday?", periods=True)
     assert measures_time("月曜日と火曜日、Slackを長く使ったのはどっち？", periods=True)
     assert not measures_time("did I run more in October or November", periods=True)
+
+
+def test_a_number_after_at_is_no_time_of_day() -> None:
+    for question in ("how often did I run at 10 km pace", "did I finish at 5 kilometres"):
+        assert classify(question, TZ, NOW).kind != "part_of_day"
