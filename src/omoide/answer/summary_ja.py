@@ -40,6 +40,12 @@ def day_ja(f: DayFigures) -> str:
         out.append(
             "ActivityWatchのデータがなく、使った時間は分かりません（閲覧履歴に時間はありません）。"
         )
+    if f.longest:
+        # A block's label is the person's own words (or the apps'), quoted as written.
+        longest = "、".join(f"「{label}」（{hours_ja(s)}）" for label, s in f.longest)
+        out.append(f"長かった活動：{longest}。")
+    if f.people:
+        out.append("一緒だった人：" + "、".join(f.people) + "。")
     if f.spent:
         out.append(_spent_ja(f.spent))
     if f.mentioned:

@@ -115,3 +115,20 @@ def test_a_japanese_week_overview_says_the_weeks_figures_in_japanese(tmp_path: P
     )
     english = overview(vault, tmp_path, date(2026, 11, 16), date(2026, 11, 22))[0]
     assert english == f"The week 2026-W47: {summary}"
+
+
+def test_a_japanese_day_overview_names_the_longest_blocks_and_with_whom(tmp_path: Path) -> None:
+    blocks = (
+        "Wednesday 2026-11-18. 11.9 h at the computer (ActivityWatch, not AFK). 8 blocks between "
+        "00:10 and 22:29; the longest: Pairing with Mina on the fix (2.7 h) and Compared three "
+        "ryokans (2.5 h). With Mina and Peter. 11 note paragraph(s) and 10 chat message(s) were written."
+    )
+    figures = day_figures(blocks)
+    assert figures is not None and figures.people == ("Mina", "Peter")
+    vault = _page(tmp_path, blocks.replace("Wednesday 2026-11-18", "Friday 2026-11-20"))
+    text, _, _ = overview(vault, tmp_path, FRIDAY, FRIDAY, lang="ja")
+    assert (
+        "00:10〜22:29に8件の活動。長かった活動：「Pairing with Mina on the fix」（2.7時間）、"
+        "「Compared three ryokans」（2.5時間）。一緒だった人：Mina、Peter。" in text
+    ), text
+    assert "longest" not in text and "With Mina" not in text
