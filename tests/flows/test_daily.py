@@ -17,7 +17,7 @@ from prefect.settings import get_current_settings
 from omoide.core.settings import get_settings
 from omoide.profile.history import load_analyses
 from omoide.sample import write_sample
-from omoide.store.lake import read_events, read_sessions
+from omoide.store.lake import read_blocks, read_events, read_facts, read_sessions
 from omoide.store.profile_table import open_profile_history
 from omoide.store.quarantine import read_quarantine
 
@@ -73,6 +73,16 @@ def test_daily_collects_every_source_and_is_idempotent(sample_home: Path):
     assert work["embedded"] > 0 and work["embed_s"] > 0
     # Every text asked of the cache is a computed one or a hit (the day repeats some titles).
     assert 0 < work["embed_computed"] <= work["embedded"]
+    # The day's activity blocks: lake rows, memories of their own, lines and a picture on the page.
+    blocks = read_blocks(sample_home / "lake", LAST)
+    assert 6 <= len(blocks) <= 20, blocks[["start", "kind", "label"]]
+    facts = read_facts(sample_home / "lake", LAST)
+    assert set(facts.loc[facts["kind"] == "block", "memory_id"]) == set(blocks["memory_id"])
+    page = sample_home / "vault" / "memory" / f"{LAST}.md"
+    picture = page.with_suffix(".png")
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size < 60_000
+    text = page.read_text(encoding="utf-8")
+    assert f"![[{picture.name}]]" in text and text.index("### Timeline") < text.index("Sessions")
 
     again = daily(day=LAST, return_state=True)
     assert again.is_completed()
