@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from omoide.core.errors import LLMOutputError, LLMUnavailableError
 from omoide.core.kinds import DERIVED_KINDS
+from omoide.core.quotes import short_quote
 from omoide.llm.base import LLM
 from omoide.llm.fence import FENCE, fenced
 from omoide.memory.query_entities import entity_key
@@ -141,8 +142,8 @@ def _pairs(table: lancedb.table.Table, day: str, now: datetime) -> pd.DataFrame:
 
 def _quote(text: str) -> str:
     """Memory text -> a short one-line quote that cannot close a marker or a wikilink."""
-    flat = " ".join(text.split()).replace("<", "&lt;").replace("[[", "[").replace("]]", "]")
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1].rstrip() + "…"
+    flat = short_quote(text, QUOTE_CHARS)
+    return flat.replace("<", "&lt;").replace("[[", "[").replace("]]", "]")
 
 
 def _said(kind: str, content: str, day: str) -> str:

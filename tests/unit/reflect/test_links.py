@@ -253,3 +253,13 @@ def test_dead_llm_falls_back_to_cosine(world):
     assert [link.target for link in report.links[D4]] == [D2, D1]
     assert report.llm_failed == 1 and report.llm_checked == 0
     assert len(llm.prompts) == 1  # a dead model is not asked again for the other days
+
+
+def test_a_long_memory_is_quoted_to_a_whole_word_and_cannot_open_a_link() -> None:
+    from omoide.reflect.links import QUOTE_CHARS, _quote
+
+    text = "Compared three ryokans in Higashiyama, Gion and Arashiyama for the April trip [[x]]"
+    got = _quote(text)
+    assert len(got) <= QUOTE_CHARS and got.endswith("…")
+    assert text.startswith(got[:-1]) and text[len(got) - 1] == " "  # cut before a space
+    assert "[[" not in _quote("see [[2026-11-18]] <!-- x -->") and "<" not in _quote("a <b")
