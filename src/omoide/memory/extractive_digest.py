@@ -53,6 +53,7 @@ DIGEST_MODEL = (
 N_HIGHLIGHTS = 6
 HIGHLIGHT_WORDS = 40
 HIGHLIGHT_CJK = 80
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 N_ACTIVITIES = 6
 QUOTA = {"note": 3, "chat": 1}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
@@ -220,6 +221,11 @@ def _gist(text: str) -> str:
     """A highlight's text -> one line of its first HIGHLIGHT_WORDS words (HIGHLIGHT_CJK characters when it holds Japanese or Chinese), '…' where cut."""
     line = cut(" ".join(text.split()), HIGHLIGHT_WORDS)
     if has_cjk(line) and len(line) > HIGHLIGHT_CJK:
+        # Whole sentences when they fill a third of the room: a mixed paragraph ("… what
+        # matters. 京都の…") is not cut after the first character of its next sentence.
+        ends = [m.end() for m in _SENTENCE_END.finditer(line, 0, HIGHLIGHT_CJK + 1)]
+        if ends and ends[-1] > HIGHLIGHT_CJK // 3:
+            return line[: ends[-1]].rstrip()
         return line[:HIGHLIGHT_CJK].rstrip() + "…"
     return line
 

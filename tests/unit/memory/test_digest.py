@@ -153,5 +153,6 @@ def test_a_highlight_shows_the_first_words_and_cites_the_whole(events, sessions)
     shown = {h.refs[0]: h.text for h in day.highlights}
     assert {"chat.jsonl#L99", "chat.jsonl#L98"} <= set(shown)
     assert shown["chat.jsonl#L99"].split() == long_reply["text"].iloc[0].split()[:40] + ["…"]
-    assert shown["chat.jsonl#L98"] == ("京都の宿を予約した。" * 8) + "…"
+    # Japanese is shown to its last whole sentence in HIGHLIGHT_CJK characters
+    assert shown["chat.jsonl#L98"] == "京都の宿を予約した。" * 8
     assert all(len(h.text.split()) <= 41 for h in day.highlights)

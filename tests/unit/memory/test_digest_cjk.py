@@ -75,3 +75,15 @@ def test_highlights_of_a_japanese_day_lead_with_the_line_it_shares_most_with():
     assert sum(t.startswith("京都旅行の新幹線を予約") for t in texts) == 1
     assert texts.index(NOTES[4]) > texts.index(NOTES[2])  # off topic, though it has more to say
     assert "了解です" not in texts
+
+
+def test_a_long_mixed_paragraph_is_shown_to_a_sentence_end_not_cut_inside_one():
+    english = "The fix was small; the test that reproduces the midnight case is what matters."
+    paragraph = f"{english} 京都の旅館を予約した！楽しみ。"
+    events = schemas.conform(
+        pd.DataFrame([_event(0, "2026-11-20T08:00:00Z", "note", title="Thoughts", text=paragraph)]),
+        schemas.EVENTS,
+    )
+    s = summarize_day(events, schemas.empty(schemas.SESSIONS), DAY, TZ, None)
+    # 90 characters to the Japanese sentence's end: the English one is whole, nothing is cut
+    assert [h.text for h in s.highlights] == [english]
