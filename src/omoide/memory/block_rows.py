@@ -72,7 +72,9 @@ def block_records(blocks: Sequence[Block], day: date, tz: str, now: datetime) ->
             "memory_id": block_memory_id(b),
             "ts": b.start,
             "kind": BLOCK_KIND,
-            "entities": list(b.entities),
+            # A topic read off rare title words ("Labs", "Week") is no entity of the person's:
+            # as a memory's entity it would get a page of its own. People and named things stay.
+            "entities": [e for e in b.entities if e != b.topic or e in b.people],
             "content": block_text(b, tz),
             "confidence": CONFIDENCE,
             # a longer stretch is more of the day, as a session's importance grows with its length
