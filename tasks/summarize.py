@@ -18,6 +18,7 @@ from omoide.core.settings import LLMSettings
 from omoide.ingest.sanitize import pii_residue
 from omoide.llm import cached_ollama
 from omoide.memory.block_rows import block_records, blocks_frame
+from omoide.memory.block_wording import worded
 from omoide.memory.blocks import day_blocks
 from omoide.memory.day_rows import day_memories, digest_id, session_lines
 from omoide.memory.records import SITTING_GAP_S, day_records
@@ -95,6 +96,8 @@ def summarize_and_write(
     budget = (llm or LLMSettings()).chunk_tokens
     blocks = day_blocks(events, sessions, day, tz, me=me)
     summary = summarize_day(events, sessions, day, tz, model, budget, blocks=blocks, me=me)
+    # The model's grounded wording of each block reaches the picture, the page and the rows.
+    blocks = worded(blocks, summary.block_labels)
     picture = memory_path(vault_dir, summary.day).with_suffix(".png")
     draw_day(picture, day, tz, blocks, events)
     written = write_daily(

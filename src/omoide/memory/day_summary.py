@@ -62,6 +62,8 @@ class DaySummary:
     llm_calls: int = 0
     cached_calls: int = 0
     ungrounded: int = 0  # the model's statements dropped as not grounded in the day's items
+    # block id -> the model's label of that block, grounded in its own items (none without a model)
+    block_labels: dict[str, str] = field(default_factory=dict)
 
     @property
     def produced_by(self) -> str:

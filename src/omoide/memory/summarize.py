@@ -4,7 +4,8 @@ Map: the day's items (activity sessions, note paragraphs, chat messages, retaine
 cut into chunks by a token budget, each become cited bullets. When the day has activity
 blocks (`omoide.memory.blocks`) the model is fed them instead of the sessions: each block's
 line with the note and chat lines written during it, a block never split across chunks
-(`omoide.memory.day_story_items`). Reduce: the bullets become
+(`omoide.memory.day_story_items`); the map step also labels each block in its words, kept only
+when grounded in that block's own items (`omoide.memory.block_wording`). Reduce: the bullets become
 the digest (summary, highlights) and facts; when the bullets themselves exceed the budget
 they are condensed in rounds first. Every fact must cite items and be grounded in them
 (`omoide.memory.grounding`); anything else is dropped, and so is a highlight not grounded in
@@ -27,6 +28,7 @@ from omoide.core.tokens import count_tokens
 from omoide.llm.base import LLM
 from omoide.llm.cache import CachedLLM
 from omoide.memory.active_time import time_by_activity
+from omoide.memory.block_wording import block_sources, grounded_labels
 from omoide.memory.blocks import Block
 from omoide.memory.chunks import chunks, day_items, day_label, group_chunks, refs_of
 from omoide.memory.day_story import day_lines
@@ -36,6 +38,7 @@ from omoide.memory.extractive_digest import N_ACTIVITIES, embedded_digest
 from omoide.memory.grounding import instruction, ungrounded
 from omoide.memory.summarize_prompts import (
     SYSTEM,
+    BlockLabel,
     Bullet,
     ChunkNotes,
     DailyDigest,
@@ -97,18 +100,24 @@ def _llm_digest(
     blocks: Sequence[Block] = (),
 ) -> DaySummary:
     """Map-reduce over the day's items (its blocks' when it has them) with an LLM -> DaySummary (facts cite items)."""
+    sources: dict[str, tuple[str, list[str]]] = {}
     if blocks:
         groups = block_items(events, blocks, tz)
         items = [i for g in groups for i in g]
         parts = group_chunks(groups, budget)
+        sources = block_sources(blocks, groups)
     else:
         items = day_items(events, sessions, tz)
         parts = chunks(items, budget)
     by_label = {i.label: i for i in items}
     name = day_label(day)
     bullets: list[Bullet] = []
+    named: list[BlockLabel] = []
     for chunk in parts:
-        bullets += llm.generate(SYSTEM, map_prompt(name, chunk), ChunkNotes).bullets
+        notes = llm.generate(SYSTEM, map_prompt(name, chunk), ChunkNotes)
+        bullets += notes.bullets
+        shown = {i.label for i in chunk}
+        named += [n for n in notes.blocks if n.item in shown]  # only blocks of this chunk
     bullets = [
         b.model_copy(update={"items": [x for x in b.items if x in by_label]}) for b in bullets
     ]
@@ -122,12 +131,13 @@ def _llm_digest(
     everything = [i.text for i in items]
     highlights = [h.strip() for h in digest.highlights if h.strip()]
     titles = title_set(sessions["titles"]) if "titles" in sessions else frozenset()
+    labels, refused = grounded_labels(named, sources, titles)
     # A highlight is something done, decided, written or said: never a window title.
     grounded = [
         h for h in highlights if ungrounded(h, everything) is None and not is_title(h, titles)
     ]
     summary = _without_orders(digest.summary)
-    dropped += len(highlights) - len(grounded)
+    dropped += len(highlights) - len(grounded) + refused
     if dropped:
         log.warning("summarize %s: dropped %d ungrounded statement(s) of the model", day, dropped)
     refs = tuple(dict.fromkeys(r for b in bullets for r in refs_of(b.items, by_label)))
@@ -140,6 +150,7 @@ def _llm_digest(
         facts=facts,
         refs=refs,
         ungrounded=dropped,
+        block_labels=labels,
     )
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from omoide.llm.fence import FENCE, fenced
 
 # Part of every cache key: bump it whenever a prompt or schema below changes.
-PROMPT_VERSION = "2026-11-21.1"
+PROMPT_VERSION = "2026-12-02.1"  # .1: the map step words each block
 
 SYSTEM = (
     "You are omoide, a private note-taker that summarises one person's own activity log. "
@@ -45,10 +45,18 @@ class Bullet(BaseModel):
     items: list[str] = Field(default_factory=list)
 
 
+class BlockLabel(BaseModel):
+    """A map-step label of one activity block, keyed by the block's item label."""
+
+    item: str
+    label: str = Field(min_length=1, max_length=120)
+
+
 class ChunkNotes(BaseModel):
-    """Map output: bullets summarising one chunk."""
+    """Map output: bullets summarising one chunk, and a short label of each block in it."""
 
     bullets: list[Bullet] = Field(default_factory=list, max_length=12)
+    blocks: list[BlockLabel] = Field(default_factory=list, max_length=24)
 
 
 class FactOut(BaseModel):
@@ -77,13 +85,21 @@ def item_line(item: Item) -> str:
 
 
 def map_prompt(day: str, items: Sequence[Item]) -> str:
-    """A chunk of items -> the map prompt asking for cited bullets."""
+    """A chunk of items -> the map prompt asking for cited bullets (and a label per block item)."""
+    ask, shape = "", ""
+    if any(i.kind == "block" for i in items):
+        ask = (
+            " Also, for each `block` item, give in `blocks` a short label of what that block "
+            "was (a few lower-case words, such as 'demo of the sync fix with Mina'), using only "
+            "what that block's own lines say, keyed by its item label."
+        )
+        shape = ', "blocks": [{"item": "i1", "label": ...}]'
     return (
         f"Task: summarise part of the user's activity on {day} as at most 8 short bullets. "
         "Each bullet says what the user did, read, decided or discussed, and lists the item "
-        "labels it rests on in `items`. Skip trivial navigation.\n"
+        f"labels it rests on in `items`. Skip trivial navigation.{ask}\n"
         f"{fenced([item_line(i) for i in items])}\n"
-        'Respond with JSON: {"bullets": [{"text": ..., "items": ["i1", ...]}]}'
+        f'Respond with JSON: {{"bullets": [{{"text": ..., "items": ["i1", ...]}}]{shape}}}'
     )
 
 
