@@ -12,6 +12,7 @@ import pandas as pd
 
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS, is_bot
 from omoide.ingest.sessionize import domains
+from omoide.memory.active_time import ANY_BROWSER
 from omoide.memory.block_apps import CATEGORIES, categories
 from omoide.memory.block_slots import SLOT_S, Slots, spread
 from omoide.memory.block_terms import activity_of, site_words, title_words
@@ -88,6 +89,26 @@ def day_slots(
         if act[i]:
             acts[s][act[i]] += x
     return Slots(cats, active, words, acts, titled)
+
+
+def page_word(scr: Screen, lo: float, hi: float, skip: str | None) -> str | None:
+    """Screen pieces + a span (seconds from the day's start) + the block's topic key -> the word in most of its browser pages' titles, None if none.
+
+    What a block's pages are about, beside its topic: coding on the project in every editor
+    title while reading LanceDB's docs, or a page's own word ("merge") on a site's pages all
+    titled by its name.
+    """
+    # the word in the most of its pages' titles (a site's name is in all of them), then by time
+    pages: dict[str, set[str]] = {}
+    sec_by: Counter[str] = Counter()
+    for a, b, app, ws in zip(scr.lo, scr.hi, scr.app, scr.words, strict=True):
+        sec = min(b, hi) - max(a, lo)
+        if sec > 0 and ws and str(app).lower() in ANY_BROWSER:
+            title = " ".join(ws)
+            for w in {w.lower() for w in ws} - {skip}:
+                pages.setdefault(w, set()).add(title)
+                sec_by[w] += sec
+    return max(pages, key=lambda w: (len(pages[w]), sec_by[w], w), default=None)
 
 
 def timed_notes(events: pd.DataFrame, tz: str) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from omoide.memory.block_build import (
     day_slots,
     known_people,
     note_label,
+    page_word,
     screen,
     seconds_by,
     timed_notes,
@@ -146,7 +147,10 @@ def _screen_block(
         for ps, pe in periods
         if pe > s and ps < e
     )
-    label = KIND_LABELS[kind].format(topic=topic) if topic else KIND_LABELS[kind].split(" {")[0]
+    # what its pages were about beside its topic names it too: "coding (warelay, LanceDB)"
+    aside = page_word(scr, lo, hi, key) if kind in ("coding", "reading") and topic else None
+    named = f"{topic}, {spelled.get(aside, aside)}" if aside else topic
+    label = KIND_LABELS[kind].format(topic=named) if topic else KIND_LABELS[kind].split(" {")[0]
     return Block(
         block_id=stable_id("block", day.isoformat(), s.isoformat(), kind),
         start=s,

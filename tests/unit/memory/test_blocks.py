@@ -160,3 +160,57 @@ def test_blocks_are_deterministic_rows_of_the_lake_and_memories(tmp_path) -> Non
     assert list(rows["kind"].unique()) == ["block"]
     assert list(rows["memory_id"]) == [block_memory_id(b) for b in blocks]
     assert rows["content"].iloc[0] == block_text(blocks[0], TZ)
+
+
+def _screen(
+    *stretches: tuple[str, int, list[tuple[str, str, str | None]]], step: float = 60.0
+) -> pd.DataFrame:
+    """(start, minutes, a cycle of (app, title, url) `step` seconds each) -> a day of focused windows (and their pages)."""
+    rows = [_ev(0, "09:00", "afk", 12 * 3600, app="afk", title="not-afk")]
+    for start, minutes, cycle in stretches:
+        for k in range(int(minutes * 60 / step)):
+            app, title, url = cycle[k % len(cycle)]
+            ts = _at(start) + pd.Timedelta(seconds=k * step)
+            rows.append({**_ev(len(rows), "00:00", "window", step, app=app, title=title), "ts": ts})
+            if url:
+                page = {**_ev(len(rows), "00:00", "web", step, app="Google Chrome", url=url)}
+                rows.append({**page, "title": title.rsplit(" - ", 1)[0], "ts": ts})
+    return schemas.conform(pd.DataFrame(rows), schemas.EVENTS)
+
+
+def test_the_project_in_every_title_is_the_backdrop_and_the_pages_name_the_block() -> None:
+    code = ("Code", "store.py - warelay - Visual Studio Code", None)
+    lance = [
+        ("Google-chrome", "Merge insert - LanceDB - Google Chrome", "https://lancedb.github.io/m"),
+        (
+            "Google-chrome",
+            "Full-text search - LanceDB - Google Chrome",
+            "https://lancedb.github.io/f",
+        ),
+    ]
+    pr = (
+        "Google-chrome",
+        "Fix sync by mina · kumo/warelay - Google Chrome",
+        "https://github.com/k",
+    )
+    events = _screen(
+        ("09:00", 150, [code] * 14 + [lance[0]] + [code] * 14 + [lance[1]]),
+        ("13:00", 240, [code, code, code, pr]),
+        ("18:00", 180, [("firefox", "Kyoto in April - japan-guide.com - Mozilla Firefox", None)]),
+    )
+    morning = day_blocks(events, _sessions(), DAY, TZ)[0]
+    # warelay is on screen all day: it is not what the morning was about, LanceDB's docs are
+    assert morning.kind == "coding" and morning.topic != "warelay"
+    assert "LanceDB" in morning.label, morning.label
+
+
+def test_a_fifth_of_the_time_in_chat_makes_an_hour_messages() -> None:
+    cycle = (
+        [("Slack", "general (Channel) - Kumo Labs - Slack", None)] * 4
+        + [("Google-chrome", "Pull requests · warelay - Google Chrome", "https://github.com/p")] * 9
+        + [("Code", "cli.py - warelay - Visual Studio Code", None)] * 4
+        + [("obsidian", "2026-11-20 - vault - Obsidian", None)] * 3
+    )
+    # chat is a fifth of each five minutes, the browser 45 %: the browser is open all along
+    events = _screen(("09:00", 120, [cycle[(k * 7) % 20] for k in range(20)]), step=15.0)
+    assert [b.kind for b in day_blocks(events, _sessions(), DAY, TZ)] == ["messages"]
