@@ -214,3 +214,13 @@ def test_a_fifth_of_the_time_in_chat_makes_an_hour_messages() -> None:
     # chat is a fifth of each five minutes, the browser 45 %: the browser is open all along
     events = _screen(("09:00", 120, [cycle[(k * 7) % 20] for k in range(20)]), step=15.0)
     assert [b.kind for b in day_blocks(events, _sessions(), DAY, TZ)] == ["messages"]
+
+
+def test_a_news_site_for_15_minutes_inside_an_evening_is_not_a_block_of_its_own() -> None:
+    kyoto = ("firefox", "Kyoto - japan-guide.com - Mozilla Firefox", None)
+    news = ("firefox", "Hacker News - Mozilla Firefox", "https://news.ycombinator.com/")
+    events = _screen(("19:00", 60, [kyoto]), ("20:00", 15, [news]), ("20:15", 45, [kyoto]))
+    blocks = day_blocks(events, _sessions(), DAY, TZ)
+    assert [(b.kind, b.topic) for b in blocks] == [("reading", "Kyoto")], [
+        block_text(b, TZ) for b in blocks
+    ]
