@@ -17,7 +17,8 @@ from omoide.memory.day_story import block_about
 from omoide.store.lake import read_blocks, read_facts
 
 BLOCKS_SHOWN = 4
-# A block's kind as a Japanese answer names it.
+# A block's kind as an answer names it, where its own name would not read.
+KIND_EN = {"offline": "away from the computer"}
 KIND_JA = {
     "meeting": "会議",
     "coding": "コーディング",
@@ -62,7 +63,7 @@ def blocks_sentence(
     items, cites = [], []
     for b, ref in picked:
         span = f"{b.start.tz_convert(tz):%H:%M}–{b.end.tz_convert(tz):%H:%M}"
-        kind = KIND_JA.get(b.kind, b.kind) if lang == "ja" else b.kind
+        kind = KIND_JA.get(b.kind, b.kind) if lang == "ja" else KIND_EN.get(b.kind, b.kind)
         items.append(
             f"{span} {block_about(b)}（{kind}）"
             if lang == "ja"

@@ -108,6 +108,9 @@ def _with_blocks(settings) -> None:
             "Release sync",
             people=("Mina", "Peter"),
         ),
+        a_block(
+            4, utc(WEDNESDAY, "17:00"), utc(WEDNESDAY, "17:00"), "offline", "Ran 5 km", active_s=0.0
+        ),
     ]
     write_blocks(settings.lake_dir, WEDNESDAY, blocks_frame(blocks, WEDNESDAY, NOW))
     rows = block_records(blocks, WEDNESDAY, TZ, NOW)
@@ -123,11 +126,12 @@ def test_an_afternoon_leads_with_what_was_being_done_its_blocks_cited(omoide_hom
     head = "On Wednesday, 11 November 2026 from 12:00 to 18:00: Doing: "
     assert got.answer.startswith(
         head + "12:05–13:55 review of warelay PR #42 (coding); "
-        "14:00–14:30 Release sync with Mina and Peter (meeting). Open longest: github.com 1 h"
+        "14:00–14:30 Release sync with Mina and Peter (meeting); "
     ), got.answer
+    assert "; 17:00–17:00 Ran 5 km (away from the computer). Open longest" in got.answer
     assert "Sprint planning" not in got.answer  # the morning's block lies outside the hours
     sources = [c.source for c in got.citations]
-    assert sources[:2] == ["vault/memory/2026-11-11.md#L8", "vault/memory/2026-11-11.md#L9"]
+    assert sources[:3] == [f"vault/memory/2026-11-11.md#L{n}" for n in (8, 9, 10)]
     ja = part_of_day_answer(_asked("ja", "12:00", "18:00"), settings, NOW).answer
     assert "していたこと：12:05–13:55 review of warelay PR #42（コーディング）、" in ja
     # "what was I doing at 9": an hour's window finds the block it falls in
