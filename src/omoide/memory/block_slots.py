@@ -24,17 +24,15 @@ from omoide.memory.block_terms import ACTIVITIES
 SLOT_S = 300.0
 IDLE_S = 60.0  # active seconds under which a slot is idle
 GAP_SLOTS = 2  # an idle stretch of 10 minutes ends a block
-# a run of under 30 minutes is not a block of its own: at 20, a planned evening came out as
-# four blocks where a news site came and went (precision 0.80 -> 0.87 on the sample month,
-# 0.83 -> 0.91 on a second sample, recall 0.97 -> 0.92 and 0.93 -> 0.91)
+# a run of under 30 minutes is not a block of its own: a news site coming and going does not
+# cut an evening in pieces (the figures: docs/sessions.md, "How the blocks are scored")
 MIN_SLOTS = 6
 CALL_SLOTS = 2  # but a call of 10 minutes is a meeting
 NEAR_SLOTS = 3  # a slot's kind is read over it and this many slots on each side (35 minutes)
 MEETING_SHARE = 0.45
 # How much a second of each category tells of what the stretch is: a browser is open during
-# everything, and a chat app in front for a fifth of an hour makes it messages (on the sample
-# month, chat holds 15-41 % of comms hours and under 10 % of reading ones; 1.6 read comms
-# hours with the browser in front for 45 % as reading).
+# everything, and a chat app in front for a fifth of an hour makes it messages (an hour of
+# messages keeps the browser in front most of the time; reading holds almost no chat).
 WEIGHTS = np.array([1.0, 1.0, 2.0, 0.8, 0.8, 0.0])  # CATEGORIES order
 MIN_TOPIC_SLOTS = 6  # a change of topic inside a browser run lasting 30 minutes starts a block
 PRESENT_S = 60.0  # a word on screen this long in a slot is present in it
