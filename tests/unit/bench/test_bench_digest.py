@@ -93,3 +93,62 @@ def test_relations_right_only_when_the_page_states_exactly_the_truth(tmp_path: P
         "stated": ["family"],
         "right": False,
     }
+
+
+def test_a_home_is_scored_on_its_lakes_blocks_and_the_scripts_people(tmp_path: Path) -> None:
+    from datetime import UTC, date, datetime
+
+    from omoide.bench.digest import score_home
+    from omoide.memory.block_rows import blocks_frame
+    from omoide.store.lake import write_blocks
+    from tests.fakes import a_block
+
+    _vault(tmp_path / "vault")
+    day = date(2026, 11, 20)
+    blocks = [
+        a_block(1, "2026-11-20T09:30:00Z", "2026-11-20T10:30:00Z", "meeting", "Demo with Mina"),
+        a_block(2, "2026-11-20T10:30:00Z", "2026-11-20T12:30:00Z", "coding", "coding (LanceDB)"),
+        a_block(3, "2026-11-20T20:00:00Z", "2026-11-20T21:00:00Z", "browsing", "browsing news"),
+    ]
+    write_blocks(
+        tmp_path / "lake", day, blocks_frame(blocks, day, datetime(2026, 11, 21, tzinfo=UTC))
+    )
+    script = {
+        "sample": {"timezone": "UTC"},
+        "activities": [
+            {
+                "day": "2026-11-20",
+                "start": "09:30",
+                "end": "10:30",
+                "mode": "meeting",
+                "topic": "work",
+            },
+            {
+                "day": "2026-11-20",
+                "start": "10:30",
+                "end": "12:30",
+                "mode": "deep",
+                "topic": "lancedb",
+            },
+            {
+                "day": "2026-11-20",
+                "start": "20:00",
+                "end": "21:00",
+                "mode": "personal",
+                "topic": "kyoto",
+            },
+            {
+                "day": "2026-11-20",
+                "start": "21:00",
+                "end": "22:00",
+                "mode": "personal",
+                "topic": "news",
+            },
+        ],
+        "people": [{"name": "Mina", "relations": ["colleague"]}],
+    }
+    got = score_home(tmp_path, script)
+    # the news block overlaps the Kyoto evening, not the news hour after it: 2 of 3 blocks right
+    assert (got["block_precision"], got["block_recall"]) == (0.667, 0.5)
+    assert got["relations_right"] == 1.0 and got["days"] == 1
+    assert got["detail"]["blocks"]["by_kind"]["browsing"] == {"blocks": 1, "right": 0}
