@@ -43,7 +43,7 @@ KIND_COLOURS = {
     "browsing": "#17becf",
     "offline": "#8c564b",
 }
-# App rows, and week activities that are not block kinds, take these in rank order (MAX_APPS, MAX_ACTIVITIES at most).
+# Week activities that are not block kinds take these in rank order (MAX_ACTIVITIES at most).
 PALETTE = (
     "#4e79a7",
     "#f28e2b",
@@ -56,6 +56,7 @@ PALETTE = (
     "#e15759",
 )
 ACTIVE_COLOUR = "#a6d96a"
+APP_COLOUR = "#607d8b"
 AWAY_COLOUR = "#bdbdbd"
 OTHER_COLOUR = "#cccccc"
 MAX_APPS = 8  # app rows on a day picture; the rest are left to the page's session list
@@ -133,8 +134,9 @@ def day_figure(day: date, tz: str, blocks: Sequence[Block], events: pd.DataFrame
             linewidth=0,
         )
         for i, (_, sp) in enumerate(apps):
-            colour = PALETTE[i % len(PALETTE)]  # by rank: the row's label names the app
-            ax.broken_barh(sp, (i + 1.65, 0.7), facecolors=colour, linewidth=0)
+            # One neutral colour: the row's label names the app, and a hue would read as the
+            # block kind the legend gives it (firefox's orange as messages).
+            ax.broken_barh(sp, (i + 1.65, 0.7), facecolors=APP_COLOUR, linewidth=0)
         total = sum(w for _, w in active) * 3600.0
         title = f"{day:%a %d %b %Y}: {_hm(total)} at the computer"
         if hours != 24:
