@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 QUOTE_CHARS = 80
+# A sentence's end: a full stop, ! or ? before a space or the end, or a Japanese one anywhere.
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 # Digit groups at the end of a cut ("order no. 4929 1234"): a number the cut splits.
 _NUMBER_TAIL = re.compile(r"[\d(][\d\s().+/-]*$")
 
@@ -24,3 +26,9 @@ def short_quote(text: str, limit: int = QUOTE_CHARS) -> str:
     if flat[len(cut) :].lstrip()[:1].isdigit():
         cut = _NUMBER_TAIL.sub("", cut)
     return cut.rstrip(" ,;:.–—-") + "…"
+
+
+def whole_sentences(text: str, limit: int) -> str | None:
+    """Text + a length -> its first whole sentences within the length when they fill a third of it, else None."""
+    ends = [m.end() for m in SENTENCE_END.finditer(text, 0, limit + 1)]
+    return text[: ends[-1]].rstrip() if ends and ends[-1] > limit // 3 else None

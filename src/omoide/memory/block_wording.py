@@ -24,14 +24,13 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def block_sources(
-    blocks: Sequence[Block], groups: Sequence[Sequence[Item]]
+    groups: Sequence[tuple[str | None, Sequence[Item]]],
 ) -> dict[str, tuple[str, list[str]]]:
-    """The day's blocks + their item groups (`block_items`) -> block item label -> (block id, that block's item texts)."""
-    # block_items gives one group per block in this order, then the lines no block holds.
-    ordered = sorted(blocks, key=lambda b: (b.start, b.block_id))
+    """The day's item groups (`block_items`) -> block item label -> (block id, that block's item texts)."""
     return {
-        g[0].label: (b.block_id, [i.text for i in g])
-        for b, g in zip(ordered, groups[: len(ordered)], strict=True)
+        items[0].label: (block_id, [i.text for i in items])
+        for block_id, items in groups
+        if block_id is not None
     }
 
 

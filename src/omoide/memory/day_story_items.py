@@ -18,8 +18,10 @@ from omoide.memory.day_story import block_text
 from omoide.memory.summarize_prompts import Item
 
 
-def block_items(events: pd.DataFrame, blocks: Sequence[Block], tz: str) -> list[list[Item]]:
-    """Events + the day's blocks + zone -> one group of items per block (its line, then its lines), and the lines no block holds."""
+def block_items(
+    events: pd.DataFrame, blocks: Sequence[Block], tz: str
+) -> list[tuple[str | None, list[Item]]]:
+    """Events + the day's blocks + zone -> (block id, its items: its line, then its lines) per block in time order, and (None, the lines no block holds)."""
     texts = events[events["event_type"].isin(["note", "retain", "chat"])]
     texts = texts.sort_values(["ts", "source_ref"], kind="stable")
     ordered = sorted(blocks, key=lambda b: (b.start, b.block_id))
@@ -33,19 +35,19 @@ def block_items(events: pd.DataFrame, blocks: Sequence[Block], tz: str) -> list[
         if at is None and e.event_type != "retain":
             at = next((n for n, b in enumerate(ordered) if b.start <= ts < b.end), None)
         (rest if at is None else held[at]).append(row)
-    groups: list[list[tuple[pd.Timestamp, str, str, tuple[str, ...]]]] = []
+    groups: list[tuple[str | None, list[tuple[pd.Timestamp, str, str, tuple[str, ...]]]]] = []
     for b, lines in zip(ordered, held, strict=True):
         line = block_text(b, tz).split(" ", 1)[1]  # the label carries the time already
-        groups.append([(pd.Timestamp(b.start), "block", line, tuple(b.refs)), *lines])
+        groups.append((b.block_id, [(pd.Timestamp(b.start), "block", line, tuple(b.refs)), *lines]))
     if rest:
-        groups.append(rest)
-    out: list[list[Item]] = []
+        groups.append((None, rest))
+    out: list[tuple[str | None, list[Item]]] = []
     n = 0
-    for group in groups:
+    for block_id, group in groups:
         items = []
         for ts, kind, text, refs in group:
             n += 1
             local = ts.tz_convert(tz).strftime("%H:%M")
             items.append(Item(f"i{n}", local, kind, text, refs, ts.isoformat()))
-        out.append(items)
+        out.append((block_id, items))
     return out

@@ -39,6 +39,7 @@ from datetime import date, datetime
 import pandas as pd
 
 from omoide.core.kinds import ASSISTANT_CHAT_KINDS, BOT_SPEAKERS
+from omoide.core.quotes import whole_sentences
 from omoide.memory.active_time import Spent, active_time, time_by_activity
 from omoide.memory.blocks import Block
 from omoide.memory.chat_window import cut
@@ -53,7 +54,6 @@ DIGEST_MODEL = (
 N_HIGHLIGHTS = 6
 HIGHLIGHT_WORDS = 40
 HIGHLIGHT_CJK = 80
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 N_ACTIVITIES = 6
 QUOTA = {"note": 3, "chat": 1}
 KIND_WEIGHT = {"note": 1.5, "chat": 1.0, "session": 0.8}
@@ -223,10 +223,7 @@ def _gist(text: str) -> str:
     if has_cjk(line) and len(line) > HIGHLIGHT_CJK:
         # Whole sentences when they fill a third of the room: a mixed paragraph ("… what
         # matters. 京都の…") is not cut after the first character of its next sentence.
-        ends = [m.end() for m in _SENTENCE_END.finditer(line, 0, HIGHLIGHT_CJK + 1)]
-        if ends and ends[-1] > HIGHLIGHT_CJK // 3:
-            return line[: ends[-1]].rstrip()
-        return line[:HIGHLIGHT_CJK].rstrip() + "…"
+        return whole_sentences(line, HIGHLIGHT_CJK) or line[:HIGHLIGHT_CJK].rstrip() + "…"
     return line
 
 

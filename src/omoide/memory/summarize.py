@@ -103,9 +103,9 @@ def _llm_digest(
     sources: dict[str, tuple[str, list[str]]] = {}
     if blocks:
         groups = block_items(events, blocks, tz)
-        items = [i for g in groups for i in g]
-        parts = group_chunks(groups, budget)
-        sources = block_sources(blocks, groups)
+        items = [i for _, g in groups for i in g]
+        parts = group_chunks([g for _, g in groups], budget)
+        sources = block_sources(groups)
     else:
         items = day_items(events, sessions, tz)
         parts = chunks(items, budget)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from omoide.core.kinds import FACT_KINDS
+from omoide.core.quotes import SENTENCE_END, whole_sentences
 from omoide.memory.terms import terms
 from omoide.memory.window_titles import is_title
 
@@ -51,7 +52,6 @@ HIGHLIGHT_CHARS = 240  # a period's line longer than this is shortened at a boun
 CUT_MARKS = ("…", "...")
 # omoide.memory.said_dates writes a phrase's date right after it: " [2026-11-09/2026-11-15]".
 _SAID_DATE = re.compile(r" \[\d{4}(?:-\d{2}(?:-\d{2})?)?(?:/\d{4}-\d{2}-\d{2})?\]")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _FLAT = "_flat"
 
 
@@ -110,9 +110,9 @@ def shortened(text: str, limit: int = HIGHLIGHT_CHARS) -> str:
     """A line + a length -> the line, or its first sentences, or its first words and '…', within the length (whole when it has no boundary)."""
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1)]
-    if ends and ends[-1] > limit // 3:
-        return text[: ends[-1]].rstrip()
+    sentences = whole_sentences(text, limit)
+    if sentences is not None:
+        return sentences
     space = text.rfind(" ", 0, limit)
     return text[:space].rstrip(" ,;:") + "…" if space > limit // 3 else text
 
@@ -125,9 +125,9 @@ def whole_line(text: str, record_text: str | None = None, at: int = -1) -> str:
     kept = _uncut(line)
     if record_text is not None and at >= 0:
         # The rest of the sentence the page cut, from the record that holds it whole.
-        found = _SENTENCE_END.search(record_text, at + len(kept))
+        found = SENTENCE_END.search(record_text, at + len(kept))
         return shortened(record_text[at : found.end() if found else len(record_text)].strip())
-    ends = [m.end() for m in _SENTENCE_END.finditer(kept)]
+    ends = [m.end() for m in SENTENCE_END.finditer(kept)]
     if ends:
         return kept[: ends[-1]]
     # No record and no sentence: its last word may be cut, so it goes.
